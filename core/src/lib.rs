@@ -1,0 +1,47 @@
+//! Fanorona rules: the board, turns, legal move generation, notation, positions, Zobrist
+//! hashing and perft.
+//!
+//! The rules are those of the project's rule book (RULES.md): a 5x9 board of strong and weak
+//! points, approach and withdrawal captures, compulsory capture and capture chains that never
+//! repeat a direction twice in a row nor revisit a point.
+//!
+//! ```
+//! use fanorona_core::{perft, Position};
+//!
+//! let pos = Position::start();
+//! let moves: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
+//! assert_eq!(moves.len(), 5);
+//! let next = pos.play(&pos.parse_move("d3e3+").unwrap()).unwrap();
+//! assert_eq!(next.to_string(), "BBBBBBBBB/BBBBBBBBB/BWB1W1WBW/WWWWWWWWW/WWWWWWWWW b");
+//! assert_eq!(perft(&pos, 4), 18_026);
+//! ```
+#![deny(missing_docs)]
+
+mod bitboard;
+mod color;
+mod diagram;
+mod direction;
+pub mod fen;
+mod game;
+mod movegen;
+mod movelist;
+mod moves;
+pub mod notation;
+mod perft;
+mod point;
+mod position;
+mod tables;
+pub mod zobrist;
+
+pub use bitboard::{Bitboard, BitboardIter};
+pub use color::{ByColor, Color};
+pub use direction::Direction;
+pub use fen::ParsePositionError;
+pub use game::{DrawRules, Game, GameError, Outcome, Termination};
+pub use movelist::MoveList;
+pub use moves::{CaptureKind, MAX_STEPS, Move, Step};
+pub use notation::{IllegalMoveError, MoveError, MoveText, ParseMoveError};
+pub use perft::{perft, perft_divide, perft_divide_parallel};
+pub use point::{FILES, ParsePointError, Point, RANKS};
+pub use position::{MAX_STONES, PlayError, Position, PositionError};
+pub use tables::{neighbor, ray};

@@ -1,0 +1,87 @@
+//! Lookup tables, computed at compile time.
+
+use crate::{Bitboard, Direction, Point};
+
+const fn neighbor_of(p: usize, d: usize) -> u8 {
+    let point = Point::ALL[p];
+    let dir = Direction::ALL[d];
+    if dir.is_diagonal() && !point.is_strong() {
+        return NONE;
+    }
+    let (df, dr) = dir.delta();
+    let f = point.file() as i32 + df;
+    let r = point.rank() as i32 + dr;
+    if f < 0 || r < 0 || f >= 9 || r >= 5 { NONE } else { (r * 9 + f) as u8 }
+}
+
+/// Marks "no neighbour" in [`NEIGHBOR`].
+pub(crate) const NONE: u8 = 255;
+
+/// `NEIGHBOR[d][p]`: the index of the point one step from `p` along a line in direction `d`, or
+/// [`NONE`] (off the board, or a diagonal from a weak point, which has no diagonal line).
+pub(crate) const NEIGHBOR: [[u8; 45]; 8] = {
+    let mut t = [[NONE; 45]; 8];
+    let mut d = 0;
+    while d < 8 {
+        let mut p = 0;
+        while p < 45 {
+            t[d][p] = neighbor_of(p, d);
+            p += 1;
+        }
+        d += 1;
+    }
+    t
+};
+
+/// `RAY[d][p]`: the points beyond `p` along the line in direction `d`, to the edge, `p` excluded.
+pub(crate) const RAY: [[u64; 45]; 8] = {
+    let mut t = [[0u64; 45]; 8];
+    let mut d = 0;
+    while d < 8 {
+        let mut p = 0;
+        while p < 45 {
+            let mut q = NEIGHBOR[d][p];
+            while q != NONE {
+                t[d][p] |= 1 << q;
+                q = NEIGHBOR[d][q as usize];
+            }
+            p += 1;
+        }
+        d += 1;
+    }
+    t
+};
+
+/// The point one step from `p` along a line in direction `d`, if there is one.
+#[inline]
+pub fn neighbor(p: Point, d: Direction) -> Option<Point> {
+    let q = NEIGHBOR[d.index()][p.index()];
+    Point::try_from_index(q as usize)
+}
+
+/// The points beyond `p` along the line in direction `d`, up to the edge.
+#[inline]
+pub fn ray(p: Point, d: Direction) -> Bitboard {
+    Bitboard(RAY[d.index()][p.index()])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn neighbours() {
+        assert_eq!(neighbor(Point::E3, Direction::NorthEast), Some(Point::F4));
+        assert_eq!(neighbor(Point::E2, Direction::NorthEast), None, "e2 is weak");
+        assert_eq!(neighbor(Point::A1, Direction::West), None);
+        assert_eq!(neighbor(Point::I3, Direction::East), None);
+        assert_eq!(neighbor(Point::A1, Direction::North), Some(Point::A2));
+        let degree: usize =
+            Point::ALL.iter().map(|&p| Direction::ALL.iter().filter(|&&d| neighbor(p, d).is_some()).count()).sum();
+        // 40 horizontal + 36 vertical + 32 diagonal lines, each counted from both ends.
+        assert_eq!(degree, 2 * (40 + 36 + 32));
+        assert_eq!(ray(Point::A1, Direction::NorthEast).count(), 4);
+        assert_eq!(ray(Point::A1, Direction::East).count(), 8);
+        assert!(ray(Point::B1, Direction::NorthEast).is_empty());
+    }
+}

@@ -1,0 +1,1 @@
+//! fanorona-data (work in progress).

@@ -1,0 +1,1 @@
+//! fanorona-engine (work in progress).

@@ -1,0 +1,1 @@
+//! fanorona-eval (work in progress).

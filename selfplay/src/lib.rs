@@ -1,0 +1,1 @@
+//! fanorona-selfplay (work in progress).

@@ -1,0 +1,1 @@
+//! fanorona-train (work in progress).
