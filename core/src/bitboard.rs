@@ -248,10 +248,8 @@ mod tests {
         for p in Point::ALL {
             for d in Direction::ALL {
                 let (df, dr) = d.delta();
-                let expected = Point::from_coords(
-                    (p.file() as i32 + df) as usize,
-                    (p.rank() as i32 + dr) as usize,
-                );
+                let expected =
+                    Point::from_coords((p.file() as i32 + df) as usize, (p.rank() as i32 + dr) as usize);
                 let got = Bitboard::from_point(p).shift(d);
                 match expected {
                     Some(q) if p.file() as i32 + df >= 0 && p.rank() as i32 + dr >= 0 => {

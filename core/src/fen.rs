@@ -79,7 +79,8 @@ impl FromStr for Position {
                     return Err(ParsePositionError::RowLength { row, length: file + run });
                 }
                 if let Some(c) = stone {
-                    let p = Point::from_coords(file, rank).ok_or(ParsePositionError::RowLength { row, length: file + 1 })?;
+                    let p = Point::from_coords(file, rank)
+                        .ok_or(ParsePositionError::RowLength { row, length: file + 1 })?;
                     match c {
                         Color::White => white = white.with(p),
                         Color::Black => black = black.with(p),

@@ -316,7 +316,10 @@ mod tests {
         let mut g = Game::new(pos("9/9/9/9/W1B6 w"), DrawRules::default());
         let m = g.position().parse_move("a1b1+").unwrap();
         g.play(&m).unwrap();
-        assert_eq!(g.outcome(), Some(Outcome { winner: Some(Color::White), termination: Termination::AllCaptured }));
+        assert_eq!(
+            g.outcome(),
+            Some(Outcome { winner: Some(Color::White), termination: Termination::AllCaptured })
+        );
         assert_eq!(g.outcome().map(|o| o.score(Color::Black)), Some(0.0));
     }
 

@@ -180,7 +180,10 @@ impl MoveText {
     fn matches(&self, m: &Move) -> bool {
         m.from() == self.steps[0].from
             && m.steps().len() == self.steps.len()
-            && m.steps().iter().zip(&self.steps).all(|(s, t)| s.direction() == t.direction && s.kind() == t.kind)
+            && m.steps()
+                .iter()
+                .zip(&self.steps)
+                .all(|(s, t)| s.direction() == t.direction && s.kind() == t.kind)
     }
 
     /// Finds the first rule the text breaks (it is known not to be legal).
@@ -242,7 +245,8 @@ impl MoveText {
                 CaptureKind::Approach => match ahead {
                     Some(p) => run(p, st.direction, them),
                     None => {
-                        let point = tables::neighbor(st.to, st.direction).map_or("the edge".to_string(), |p| p.to_string());
+                        let point = tables::neighbor(st.to, st.direction)
+                            .map_or("the edge".to_string(), |p| p.to_string());
                         return IllegalMoveError::NoApproach { step, point };
                     }
                 },

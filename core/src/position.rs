@@ -229,10 +229,7 @@ impl Position {
     /// game seen from the other side.
     pub fn rotate180_swap(&self) -> Position {
         let mut p = Position {
-            stones: ByColor {
-                white: self.stones.black.rotate180(),
-                black: self.stones.white.rotate180(),
-            },
+            stones: ByColor { white: self.stones.black.rotate180(), black: self.stones.white.rotate180() },
             turn: self.turn.other(),
             hash: 0,
         };

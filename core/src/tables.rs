@@ -76,8 +76,10 @@ mod tests {
         assert_eq!(neighbor(Point::A1, Direction::West), None);
         assert_eq!(neighbor(Point::I3, Direction::East), None);
         assert_eq!(neighbor(Point::A1, Direction::North), Some(Point::A2));
-        let degree: usize =
-            Point::ALL.iter().map(|&p| Direction::ALL.iter().filter(|&&d| neighbor(p, d).is_some()).count()).sum();
+        let degree: usize = Point::ALL
+            .iter()
+            .map(|&p| Direction::ALL.iter().filter(|&&d| neighbor(p, d).is_some()).count())
+            .sum();
         // 40 horizontal + 36 vertical + 32 diagonal lines, each counted from both ends.
         assert_eq!(degree, 2 * (40 + 36 + 32));
         assert_eq!(ray(Point::A1, Direction::NorthEast).count(), 4);

@@ -49,10 +49,8 @@ mod tests {
 
     #[test]
     fn keys_are_distinct() {
-        let mut all: Vec<u64> = Color::ALL
-            .iter()
-            .flat_map(|&c| Point::ALL.iter().map(move |&p| stone_key(c, p)))
-            .collect();
+        let mut all: Vec<u64> =
+            Color::ALL.iter().flat_map(|&c| Point::ALL.iter().map(move |&p| stone_key(c, p))).collect();
         all.push(SIDE_KEY);
         let n = all.len();
         all.sort_unstable();

@@ -1,0 +1,1 @@
+//! Charts (work in progress).

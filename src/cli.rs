@@ -1,0 +1,33 @@
+//! The command line: one subcommand per job.
+
+use clap::{Parser, Subcommand};
+
+use crate::cmd;
+
+/// Fanorona: rules, engine, self-play data, value-network training and engine matches.
+///
+/// Exit codes: 0 success, 1 failure, 2 bad input or usage.
+#[derive(Debug, Parser)]
+#[command(name = "fanorona", version, about, long_about = None, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Count turn sequences from a position (move generator check and benchmark).
+    Perft(cmd::perft::Args),
+    /// Draw a position and list its legal turns.
+    Show(cmd::show::Args),
+}
+
+/// Parses the command line and runs the chosen command.
+pub fn run() -> anyhow::Result<()> {
+    // clap prints --help/--version and exits 0, and exits 2 on a usage error.
+    let cli = Cli::parse();
+    match &cli.command {
+        Command::Perft(a) => cmd::perft::run(a),
+        Command::Show(a) => cmd::show::run(a),
+    }
+}

@@ -1,0 +1,52 @@
+//! `fanorona show`: draw a position and list its legal turns.
+
+use std::io::Write;
+
+/// Draw a position with coordinates and list its legal turns.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Position string (default: the start position).
+    #[arg(long, short)]
+    position: Option<String>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    let pos = super::parse_position(args.position.as_deref())?;
+    let mut moves: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
+    moves.sort();
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let obj = serde_json::json!({
+            "position": pos.to_string(),
+            "turn": pos.turn().to_string(),
+            "white_stones": pos.stones(fanorona_core::Color::White).count(),
+            "black_stones": pos.stones(fanorona_core::Color::Black).count(),
+            "must_capture": pos.has_capture(),
+            "moves": moves,
+        });
+        writeln!(out, "{obj}")?;
+        return Ok(());
+    }
+    write!(out, "{}", pos.diagram())?;
+    writeln!(out, "{pos}")?;
+    writeln!(
+        out,
+        "{} to move, white {} stones, black {} stones",
+        pos.turn(),
+        pos.stones(fanorona_core::Color::White).count(),
+        pos.stones(fanorona_core::Color::Black).count()
+    )?;
+    if moves.is_empty() {
+        writeln!(out, "no legal turns: {} loses", pos.turn())?;
+    } else {
+        let kind = if pos.has_capture() { "capturing" } else { "paika" };
+        writeln!(out, "{} legal {kind} turns:", moves.len())?;
+        for m in &moves {
+            writeln!(out, "  {m}")?;
+        }
+    }
+    Ok(())
+}
