@@ -1,0 +1,28 @@
+//! Position evaluation, behind one trait.
+
+use fanorona_core::{Move, Position};
+
+/// Scores positions for the search: from the side to move's point of view, in hundredths of a
+/// stone (100 = one stone ahead).
+///
+/// Incremental evaluators (the value network's first layer) follow the search with
+/// [`Evaluator::set_root`], [`Evaluator::make`] and [`Evaluator::unmake`]; the others ignore them.
+pub trait Evaluator: Send {
+    /// A short name, as in an engine spec (`material`, `handcrafted`, `net:PATH`).
+    fn name(&self) -> String;
+
+    /// The score of `pos` for its side to move.
+    fn evaluate(&mut self, pos: &Position) -> i32;
+
+    /// The search starts from `pos`.
+    fn set_root(&mut self, _pos: &Position) {}
+
+    /// The search plays `mv` from `pos` (called before descending).
+    fn make(&mut self, _pos: &Position, _mv: &Move) {}
+
+    /// The search takes back the last move it made.
+    fn unmake(&mut self) {}
+
+    /// A fresh copy with the same parameters (for another thread or player).
+    fn box_clone(&self) -> Box<dyn Evaluator>;
+}
