@@ -121,12 +121,10 @@ impl Position {
         } else {
             for from in us {
                 for d in Direction::ALL {
-                    if let Some(to) = crate::tables::neighbor(from, d) {
-                        if empty.contains(to) {
-                            let mut m = Move::start(from);
-                            m.push(Step::new(d, CaptureKind::Paika), to, Bitboard::EMPTY);
-                            out.push(m);
-                        }
+                    if let Some(to) = crate::tables::neighbor(from, d).filter(|&to| empty.contains(to)) {
+                        let mut m = Move::start(from);
+                        m.push(Step::new(d, CaptureKind::Paika), to, Bitboard::EMPTY);
+                        out.push(m);
                     }
                 }
             }

@@ -303,10 +303,8 @@ impl FromStr for MoveText {
                 .into_iter()
                 .find(|&d| tables::neighbor(from, d) == Some(to))
                 .ok_or(ParseMoveError::NotALine { step, from, to })?;
-            if let Some(expected) = prev {
-                if expected != from {
-                    return Err(ParseMoveError::Disconnected { step, from, expected });
-                }
+            if let Some(expected) = prev.filter(|&e| e != from) {
+                return Err(ParseMoveError::Disconnected { step, from, expected });
             }
             prev = Some(to);
             steps.push(StepText { from, to, direction, kind });

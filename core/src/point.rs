@@ -70,7 +70,7 @@ impl Point {
     /// A strong point has (file + rank) even: diagonal lines pass through it.
     #[inline]
     pub const fn is_strong(self) -> bool {
-        (self.file() + self.rank()) % 2 == 0
+        (self.file() + self.rank()).is_multiple_of(2)
     }
 
     /// The point mirrored left-right (`a` <-> `i`).

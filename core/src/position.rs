@@ -56,8 +56,8 @@ impl Position {
         // h3 B, i3 W.
         const ROW3_WHITE: u64 = (1 << 1) | (1 << 3) | (1 << 6) | (1 << 8);
         const ROW3_BLACK: u64 = (1 << 0) | (1 << 2) | (1 << 5) | (1 << 7);
-        let white = Bitboard((1 << 18) - 1 | ROW3_WHITE << 18);
-        let black = Bitboard(ROW3_BLACK << 18 | (((1 << 18) - 1) << 27));
+        let white = Bitboard(((1 << 18) - 1) | (ROW3_WHITE << 18));
+        let black = Bitboard((ROW3_BLACK << 18) | (((1 << 18) - 1) << 27));
         let mut p = Position { stones: ByColor { white, black }, turn: Color::White, hash: 0 };
         p.hash = p.compute_hash_const();
         p
