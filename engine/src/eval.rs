@@ -1,5 +1,11 @@
 //! Position evaluation, behind one trait.
 
+mod handcrafted;
+mod material;
+
+pub use handcrafted::{Handcrafted, Weights};
+pub use material::Material;
+
 use fanorona_core::{Move, Position};
 
 /// Scores positions for the search: from the side to move's point of view, in hundredths of a

@@ -3,4 +3,15 @@
 
 pub mod eval;
 pub mod nn;
+pub mod player;
+pub mod players;
 pub mod rng;
+pub mod score;
+pub mod search;
+pub mod spec;
+
+pub use eval::Evaluator;
+pub use player::{Decision, Player};
+pub use rng::Rng;
+pub use search::{Limits, SearchResult, SearchRoot, Searcher};
+pub use spec::{AlphaBetaSpec, EvalSpec, PlayerSpec, SpecError};

@@ -1,0 +1,44 @@
+//! The alpha-beta player: a [`Searcher`] with fixed limits per turn.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use fanorona_core::Game;
+
+use crate::eval::Evaluator;
+use crate::player::{Decision, Player};
+use crate::search::{Limits, SearchRoot, Searcher};
+use crate::spec::AlphaBetaSpec;
+
+/// Searches each turn within the spec's limits. Deterministic for depth and node limits.
+#[derive(Debug)]
+pub struct AlphaBetaPlayer {
+    name: String,
+    limits: Limits,
+    searcher: Searcher,
+}
+
+impl AlphaBetaPlayer {
+    /// A player searching with `eval` within `spec`'s limits. The search uses no randomness, so
+    /// the seed is not needed.
+    pub fn new(spec: AlphaBetaSpec, eval: Box<dyn Evaluator>, _seed: u64, name: String) -> AlphaBetaPlayer {
+        AlphaBetaPlayer { name, limits: spec.limits(), searcher: Searcher::new(eval, spec.hash_mib) }
+    }
+}
+
+impl Player for AlphaBetaPlayer {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn new_game(&mut self) {
+        self.searcher.clear();
+    }
+
+    fn choose(&mut self, game: &Game) -> Decision {
+        let root = SearchRoot::from_game(game);
+        let r = self.searcher.search(&root, self.limits, Arc::new(AtomicBool::new(false)), &mut |_| {});
+        let mv = r.best.unwrap_or_else(|| panic!("choose called on a position without legal turns"));
+        Decision { mv, score: Some(r.score), depth: Some(r.depth), nodes: r.nodes, pv: r.pv, root: r.root }
+    }
+}

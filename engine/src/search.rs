@@ -1,0 +1,21 @@
+//! Alpha-beta search: negamax with principal-variation search, iterative deepening, a
+//! transposition table, move ordering (table move, bigger captures, killers, history), draws by
+//! repetition and no progress, forced-result scores, and limits by depth, nodes and time.
+
+mod limits;
+pub mod mobility;
+mod root;
+mod searcher;
+pub mod tt;
+
+pub use limits::Limits;
+pub use mobility::has_paika_move;
+pub use root::SearchRoot;
+pub use searcher::{Info, SearchResult, Searcher};
+
+/// The deepest iteration a search makes, in turns.
+pub const MAX_DEPTH: u32 = 64;
+/// The largest transposition table, in MiB.
+pub const MAX_HASH_MIB: usize = 65_536;
+/// The deepest ply (search turns from the root, quiescence included).
+pub const MAX_PLY: usize = 128;

@@ -1,0 +1,536 @@
+//! The searcher: iterative deepening over a negamax principal-variation search.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use fanorona_core::{DrawRules, Move, MoveList, Position};
+
+use super::mobility::has_paika_move;
+use super::tt::{Bound, TranspositionTable};
+use super::{Limits, MAX_DEPTH, MAX_PLY, SearchRoot};
+use crate::eval::Evaluator;
+use crate::score::{DRAW, FORCED, INFINITY, forced, loss_in};
+
+/// Nodes between two looks at the clock and the stop flag.
+const CHECK_EVERY: u64 = 1024;
+/// Most turns of forced captures searched past the nominal depth.
+const MAX_QUIESCENCE: usize = 8;
+const KILLER_1: i32 = 5_000;
+const KILLER_2: i32 = 4_000;
+const HISTORY_MAX: i32 = 3_000;
+const TT_MOVE: i32 = i32::MAX;
+const PER_STONE: i32 = 10_000;
+
+/// Progress after each completed iteration.
+#[derive(Debug, Clone)]
+pub struct Info {
+    /// The iteration's depth, in turns.
+    pub depth: u32,
+    /// The score from the root's side to move.
+    pub score: i32,
+    /// Positions visited so far.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub elapsed: Duration,
+    /// The principal variation.
+    pub pv: Vec<Move>,
+}
+
+/// What a search found.
+#[derive(Debug, Clone)]
+pub struct SearchResult {
+    /// The best turn; `None` when the root has no legal turn.
+    pub best: Option<Move>,
+    /// Its score from the root's side to move (the loss score when there is no turn).
+    pub score: i32,
+    /// The deepest completed iteration (0 when none completed).
+    pub depth: u32,
+    /// Positions visited: each turn made in the search counts one.
+    pub nodes: u64,
+    /// The principal variation, starting with `best`.
+    pub pv: Vec<Move>,
+    /// The root turns with their scores from the last completed iteration (the best turn's
+    /// score is exact; the others are upper bounds when a null-window search refuted them).
+    pub root: Vec<(Move, i32)>,
+    /// Time spent.
+    pub elapsed: Duration,
+}
+
+/// A reusable searcher: its evaluator, transposition table and move-ordering memory. Searches
+/// allocate nothing per node.
+pub struct Searcher {
+    eval: Box<dyn Evaluator>,
+    tt: TranspositionTable,
+    lists: Vec<MoveList>,
+    order: Vec<Vec<i32>>,
+    killers: Vec<[Option<Move>; 2]>,
+    history: Box<[[i32; 45]; 45]>,
+    pv: Vec<Vec<Move>>,
+    pv_len: Vec<usize>,
+    /// Hashes of the positions on the path: the game history, then the search path.
+    path: Vec<u64>,
+    rules: DrawRules,
+    root_ply: u32,
+    nodes: u64,
+    node_limit: u64,
+    deadline: Option<Instant>,
+    stop: Arc<AtomicBool>,
+    stopped: bool,
+}
+
+impl std::fmt::Debug for Searcher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Searcher").field("eval", &self.eval.name()).field("tt", &self.tt.len()).finish()
+    }
+}
+
+impl Searcher {
+    /// A searcher with evaluator `eval` and a transposition table of `hash_mib` MiB.
+    pub fn new(eval: Box<dyn Evaluator>, hash_mib: usize) -> Searcher {
+        Searcher {
+            eval,
+            tt: TranspositionTable::new(hash_mib),
+            lists: (0..=MAX_PLY).map(|_| MoveList::new()).collect(),
+            order: (0..=MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
+            killers: vec![[None; 2]; MAX_PLY + 1],
+            history: Box::new([[0; 45]; 45]),
+            pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
+            pv_len: vec![0; MAX_PLY + 1],
+            path: Vec::with_capacity(1024),
+            rules: DrawRules::default(),
+            root_ply: 0,
+            nodes: 0,
+            node_limit: u64::MAX,
+            deadline: None,
+            stop: Arc::new(AtomicBool::new(false)),
+            stopped: false,
+        }
+    }
+
+    /// The evaluator's name.
+    pub fn eval_name(&self) -> String {
+        self.eval.name()
+    }
+
+    /// Forget everything learnt (a new game): the table, killers and history.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.killers.iter_mut().for_each(|k| *k = [None; 2]);
+        *self.history = [[0; 45]; 45];
+    }
+
+    /// Searches `root` within `limits` (or until `stop` is raised), calling `info` after each
+    /// completed iteration.
+    pub fn search(
+        &mut self,
+        root: &SearchRoot,
+        limits: Limits,
+        stop: Arc<AtomicBool>,
+        info: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
+        let start = Instant::now();
+        self.stop = stop;
+        self.stopped = false;
+        self.nodes = 0;
+        self.node_limit = limits.nodes.unwrap_or(u64::MAX);
+        self.deadline = limits.movetime.map(|t| start + t);
+        self.rules = root.rules;
+        self.root_ply = root.ply;
+        self.path.clear();
+        self.path.extend_from_slice(&root.history);
+        self.path.push(root.position.hash());
+        self.killers.iter_mut().for_each(|k| *k = [None; 2]);
+        self.history.iter_mut().flatten().for_each(|h| *h /= 8);
+        self.eval.set_root(&root.position);
+
+        let pos = root.position;
+        let mut moves = MoveList::new();
+        pos.generate_moves(&mut moves);
+        let mut result = SearchResult {
+            best: moves.first().copied(),
+            score: loss_in(0),
+            depth: 0,
+            nodes: 0,
+            pv: moves.first().map(|m| vec![*m]).unwrap_or_default(),
+            root: Vec::new(),
+            elapsed: Duration::ZERO,
+        };
+        if moves.is_empty() {
+            return result;
+        }
+        // Root turns in search order, with their last scores.
+        let mut order: Vec<(Move, i32)> = moves.iter().map(|m| (*m, 0)).collect();
+        order.sort_by_key(|(m, _)| -(m.captured().count() as i32));
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        for depth in 1..=max_depth {
+            let Some((score, best_index)) = self.root_iteration(&pos, &mut order, depth, root.quiet) else {
+                break;
+            };
+            // Stable: the best first, the rest by their (bound) scores.
+            let best = order.remove(best_index);
+            order.insert(0, best);
+            order[1..].sort_by_key(|&(_, s)| -s);
+            let pv: Vec<Move> = self.pv[0][..self.pv_len[0]].to_vec();
+            result.best = Some(best.0);
+            result.score = score;
+            result.depth = depth;
+            result.pv = if pv.first() == Some(&best.0) { pv } else { vec![best.0] };
+            result.root = order.clone();
+            info(&Info { depth, score, nodes: self.nodes, elapsed: start.elapsed(), pv: result.pv.clone() });
+            if self.stopped {
+                break;
+            }
+            // A forced result within the searched depth cannot change.
+            if let Some((_, turns)) = forced(score)
+                && turns <= depth
+                && !limits.is_infinite()
+            {
+                break;
+            }
+            if let Some(limit) = limits.movetime {
+                // Another iteration would likely not finish in time.
+                if start.elapsed() > limit / 2 {
+                    break;
+                }
+            }
+        }
+        result.nodes = self.nodes;
+        result.elapsed = start.elapsed();
+        result
+    }
+
+    /// One iteration at the root. Returns the score and the best turn's index in `order`, or
+    /// `None` if stopped before the first turn was searched.
+    fn root_iteration(
+        &mut self,
+        pos: &Position,
+        order: &mut [(Move, i32)],
+        depth: u32,
+        quiet: u32,
+    ) -> Option<(i32, usize)> {
+        let (mut alpha, beta) = (-INFINITY, INFINITY);
+        let mut best: Option<(i32, usize)> = None;
+        self.pv_len[0] = 0;
+        for (i, entry) in order.iter_mut().enumerate() {
+            let mv = entry.0;
+            let score = self.child(pos, &mv, depth as i32 - 1, 0, alpha, beta, quiet, i == 0);
+            if self.stopped {
+                break;
+            }
+            entry.1 = score;
+            if best.is_none() || score > alpha {
+                alpha = alpha.max(score);
+                best = Some((score, i));
+                self.update_pv(0, mv);
+            }
+        }
+        let (score, index) = best?;
+        let key = pos.hash();
+        let list_index = self.index_in_generated(pos, &order[index].0);
+        if !self.stopped {
+            self.tt.store(key, 0, list_index, score, depth, Bound::Exact);
+        }
+        Some((score, index))
+    }
+
+    fn index_in_generated(&mut self, pos: &Position, mv: &Move) -> Option<usize> {
+        let list = &mut self.lists[0];
+        pos.generate_moves(list);
+        list.iter().position(|m| m == mv)
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let child_len = if ply < MAX_PLY { self.pv_len[ply + 1] } else { 0 };
+        let line = &mut head[ply];
+        line.clear();
+        line.push(mv);
+        if let Some(child) = tail.first() {
+            line.extend_from_slice(&child[..child_len.min(child.len())]);
+        }
+        self.pv_len[ply] = line.len();
+    }
+
+    /// Plays `mv` from `pos` (at `ply`) and searches the child with PVS: a null window first
+    /// unless `full`, widened when the child beats alpha.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn child(
+        &mut self,
+        pos: &Position,
+        mv: &Move,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        quiet: u32,
+        full: bool,
+    ) -> i32 {
+        let mut next = *pos;
+        next.play_unchecked(mv);
+        self.nodes += 1;
+        self.eval.make(pos, mv);
+        self.path.push(next.hash());
+        let quiet = if mv.is_paika() { quiet + 1 } else { 0 };
+        let score = if full {
+            -self.negamax(&next, depth, ply + 1, -beta, -alpha, quiet)
+        } else {
+            let s = -self.negamax(&next, depth, ply + 1, -alpha - 1, -alpha, quiet);
+            if s > alpha && s < beta && !self.stopped {
+                -self.negamax(&next, depth, ply + 1, -beta, -alpha, quiet)
+            } else {
+                s
+            }
+        };
+        self.path.pop();
+        self.eval.unmake();
+        score
+    }
+
+    #[inline]
+    fn out_of_budget(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.nodes >= self.node_limit {
+            self.stopped = true;
+        } else if self.nodes.is_multiple_of(CHECK_EVERY) {
+            if self.stop.load(Ordering::Relaxed) {
+                self.stopped = true;
+            } else if let Some(d) = self.deadline
+                && Instant::now() >= d
+            {
+                self.stopped = true;
+            }
+        }
+        self.stopped
+    }
+
+    /// Whether the position just entered (at `ply`, after `quiet` quiet turns) is drawn.
+    #[inline]
+    fn is_draw(&self, ply: usize, quiet: u32) -> bool {
+        if self.rules.max_quiet_plies > 0 && quiet >= self.rules.max_quiet_plies {
+            return true;
+        }
+        if self.rules.max_plies > 0 && self.root_ply as usize + ply >= self.rules.max_plies as usize {
+            return true;
+        }
+        // A repetition: the same position with the same side to move since the last capture.
+        let n = self.path.len();
+        if quiet >= 4 {
+            let h = self.path[n - 1];
+            let back = (quiet as usize).min(n - 1);
+            let mut k = 4;
+            while k <= back {
+                if self.path[n - 1 - k] == h {
+                    return true;
+                }
+                k += 2;
+            }
+        }
+        false
+    }
+
+    fn negamax(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+        quiet: u32,
+    ) -> i32 {
+        self.pv_len[ply] = 0;
+        if self.out_of_budget() {
+            return 0;
+        }
+        if pos.us().is_empty() {
+            return loss_in(ply as u32);
+        }
+        if self.is_draw(ply, quiet) {
+            return DRAW;
+        }
+        if depth <= 0 || ply >= MAX_PLY - MAX_QUIESCENCE - 1 {
+            return self.quiescence(pos, ply, alpha, beta, 0);
+        }
+        // Forced results cannot be better than winning now, nor worse than losing now.
+        let alpha_floor = loss_in(ply as u32);
+        let beta_ceiling = -loss_in(ply as u32 + 1);
+        if alpha < alpha_floor {
+            alpha = alpha_floor;
+        }
+        let beta = beta.min(beta_ceiling);
+        if alpha >= beta {
+            return alpha;
+        }
+
+        let key = pos.hash();
+        let pv_node = beta - alpha > 1;
+        let mut tt_move = None;
+        if let Some(hit) = self.tt.probe(key, ply) {
+            tt_move = hit.mv;
+            if !pv_node && hit.depth >= depth as u32 {
+                let cut = match hit.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => hit.score >= beta,
+                    Bound::Upper => hit.score <= alpha,
+                    Bound::None => false,
+                };
+                if cut {
+                    return hit.score;
+                }
+            }
+        }
+
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        pos.generate_moves(&mut list);
+        if list.is_empty() {
+            self.lists[ply] = list;
+            return loss_in(ply as u32);
+        }
+        let mut order = std::mem::take(&mut self.order[ply]);
+        self.score_moves(&list, &mut order, tt_move, ply);
+
+        let original_alpha = alpha;
+        let mut best_score = -INFINITY;
+        let mut best_index = None;
+        for n in 0..list.len() {
+            let i = pick(&mut order, n);
+            let mv = list[i];
+            let score = self.child(pos, &mv, depth - 1, ply, alpha, beta, quiet, n == 0);
+            if self.stopped {
+                break;
+            }
+            if score > best_score {
+                best_score = score;
+                best_index = Some(i);
+                if score > alpha {
+                    alpha = score;
+                    if pv_node {
+                        self.update_pv(ply, mv);
+                    }
+                    if alpha >= beta {
+                        self.reward(&mv, ply, depth);
+                        break;
+                    }
+                }
+            }
+        }
+        self.lists[ply] = list;
+        self.order[ply] = order;
+        if self.stopped {
+            return 0;
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(key, ply, best_index, best_score, depth as u32, bound);
+        best_score
+    }
+
+    /// Past the nominal depth: captures are compulsory, so a side that can capture must; those
+    /// forced exchanges are searched (up to [`MAX_QUIESCENCE`] turns) before evaluating.
+    fn quiescence(&mut self, pos: &Position, ply: usize, mut alpha: i32, beta: i32, qply: usize) -> i32 {
+        self.pv_len[ply] = 0;
+        if pos.us().is_empty() {
+            return loss_in(ply as u32);
+        }
+        if !pos.has_capture() {
+            if !has_paika_move(pos) {
+                return loss_in(ply as u32);
+            }
+            return self.evaluate(pos);
+        }
+        if qply >= MAX_QUIESCENCE || ply >= MAX_PLY - 1 {
+            return self.evaluate(pos);
+        }
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        pos.generate_moves(&mut list);
+        let mut order = std::mem::take(&mut self.order[ply]);
+        order.clear();
+        order.extend(list.iter().map(|m| m.captured().count() as i32));
+        let mut best = -INFINITY;
+        for n in 0..list.len() {
+            let i = pick(&mut order, n);
+            let mv = list[i];
+            let mut next = *pos;
+            next.play_unchecked(&mv);
+            self.nodes += 1;
+            if self.out_of_budget() {
+                break;
+            }
+            self.eval.make(pos, &mv);
+            let score = -self.quiescence(&next, ply + 1, -beta, -alpha, qply + 1);
+            self.eval.unmake();
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, mv);
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.lists[ply] = list;
+        self.order[ply] = order;
+        if self.stopped { 0 } else { best }
+    }
+
+    #[inline]
+    fn evaluate(&mut self, pos: &Position) -> i32 {
+        self.eval.evaluate(pos).clamp(-FORCED, FORCED)
+    }
+
+    fn score_moves(&self, list: &MoveList, order: &mut Vec<i32>, tt_move: Option<usize>, ply: usize) {
+        order.clear();
+        let [k1, k2] = self.killers[ply];
+        order.extend(list.iter().map(|m| {
+            let mut s = m.captured().count() as i32 * PER_STONE;
+            if k1.as_ref() == Some(m) {
+                s += KILLER_1;
+            } else if k2.as_ref() == Some(m) {
+                s += KILLER_2;
+            } else {
+                s += self.history[m.from().index()][m.to().index()];
+            }
+            s
+        }));
+        if let Some(s) = tt_move.and_then(|i| order.get_mut(i)) {
+            *s = TT_MOVE;
+        }
+    }
+
+    fn reward(&mut self, mv: &Move, ply: usize, depth: i32) {
+        let k = &mut self.killers[ply];
+        if k[0].as_ref() != Some(mv) {
+            k[1] = k[0];
+            k[0] = Some(*mv);
+        }
+        let h = &mut self.history[mv.from().index()][mv.to().index()];
+        *h += depth * depth;
+        if *h > HISTORY_MAX {
+            self.history.iter_mut().flatten().for_each(|x| *x /= 2);
+        }
+    }
+}
+
+/// Selection step: the index of the best-scored turn not yet tried (the first on ties), marked
+/// as tried.
+#[inline]
+fn pick(order: &mut [i32], _n: usize) -> usize {
+    let mut best = 0;
+    for j in 1..order.len() {
+        if order[j] > order[best] {
+            best = j;
+        }
+    }
+    order[best] = i32::MIN;
+    best
+}

@@ -1,0 +1,382 @@
+//! Player specs: `random`, `greedy`, `alphabeta:depth=4,eval=handcrafted`,
+//! `alphabeta:nodes=20000,eval=net:PATH`, `alphabeta:depth=3,movetime=100,hash=16,eval=material`.
+//!
+//! A spec is a kind, then optionally `:` and comma-separated `key=value` pairs. A value may
+//! itself contain `:` (as in `net:PATH`), but not `,`.
+
+use core::fmt;
+use core::str::FromStr;
+use std::path::{Path, PathBuf};
+
+use crate::eval::{Evaluator, Handcrafted, Material};
+use crate::player::Player;
+use crate::players::{AlphaBetaPlayer, GreedyPlayer, RandomPlayer};
+use crate::search::Limits;
+
+/// The default transposition table size of an alpha-beta player, in MiB.
+pub const DEFAULT_HASH_MIB: usize = 16;
+
+/// Which evaluator an alpha-beta player uses.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum EvalSpec {
+    /// Stone difference.
+    Material,
+    /// Material plus positional terms.
+    Handcrafted,
+    /// The value network in a file.
+    Net(PathBuf),
+}
+
+/// The settings of an alpha-beta player.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct AlphaBetaSpec {
+    /// Depth limit in turns.
+    pub depth: Option<u32>,
+    /// Node limit.
+    pub nodes: Option<u64>,
+    /// Time limit per turn in milliseconds.
+    pub movetime: Option<u64>,
+    /// Transposition table size in MiB (0: none).
+    pub hash_mib: usize,
+    /// The evaluator.
+    pub eval: EvalSpec,
+}
+
+impl AlphaBetaSpec {
+    /// The search limits of one turn.
+    pub fn limits(&self) -> Limits {
+        Limits {
+            depth: self.depth,
+            nodes: self.nodes,
+            movetime: self.movetime.map(std::time::Duration::from_millis),
+        }
+    }
+}
+
+/// A player, as text.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum PlayerSpec {
+    /// Uniformly random turns.
+    Random,
+    /// The turn that captures the most stones.
+    Greedy,
+    /// Alpha-beta search.
+    AlphaBeta(AlphaBetaSpec),
+}
+
+/// Why a spec cannot be read or built.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SpecError {
+    /// The text is empty.
+    #[error("empty player spec (expected random, greedy or alphabeta:depth=N,...)")]
+    Empty,
+    /// The kind before `:` is unknown.
+    #[error("unknown player kind {0:?} (expected random, greedy or alphabeta)")]
+    UnknownKind(String),
+    /// A kind that takes no parameters was given some.
+    #[error("player {kind} takes no parameters, got {params:?}")]
+    NoParameters {
+        /// The kind.
+        kind: String,
+        /// What followed the `:`.
+        params: String,
+    },
+    /// A parameter is not `key=value`.
+    #[error("parameter {0:?} is not key=value")]
+    NotKeyValue(String),
+    /// An unknown key.
+    #[error("unknown parameter {key:?} for {kind} (expected {expected})")]
+    UnknownKey {
+        /// The kind.
+        kind: String,
+        /// The key.
+        key: String,
+        /// The keys it takes.
+        expected: &'static str,
+    },
+    /// A key appears twice.
+    #[error("parameter {0:?} is given twice")]
+    Duplicate(String),
+    /// A value is out of range or not a number.
+    #[error("bad value {value:?} for {key}: {reason}")]
+    BadValue {
+        /// The key.
+        key: String,
+        /// The value.
+        value: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// An alpha-beta player without any limit would never move.
+    #[error("alphabeta needs at least one limit: depth=N, nodes=N or movetime=MS")]
+    NoLimit,
+    /// The evaluator is unknown.
+    #[error("unknown evaluator {0:?} (expected material, handcrafted or net:PATH)")]
+    UnknownEval(String),
+    /// The network file could not be loaded.
+    #[error("cannot load network {path}: {reason}")]
+    Net {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        reason: String,
+    },
+}
+
+impl EvalSpec {
+    /// Builds the evaluator (loading the network file for `net:PATH`).
+    ///
+    /// # Errors
+    /// [`SpecError::Net`] when the network cannot be loaded.
+    pub fn build(&self) -> Result<Box<dyn Evaluator>, SpecError> {
+        match self {
+            EvalSpec::Material => Ok(Box::new(Material)),
+            EvalSpec::Handcrafted => Ok(Box::new(Handcrafted::default())),
+            EvalSpec::Net(path) => load_net(path),
+        }
+    }
+}
+
+/// Loads a value network as an evaluator.
+fn load_net(path: &Path) -> Result<Box<dyn Evaluator>, SpecError> {
+    Err(SpecError::Net { path: path.to_path_buf(), reason: "network evaluation not available yet".into() })
+}
+
+impl FromStr for EvalSpec {
+    type Err = SpecError;
+
+    fn from_str(s: &str) -> Result<EvalSpec, SpecError> {
+        let t = s.trim();
+        match t {
+            "material" => Ok(EvalSpec::Material),
+            "handcrafted" => Ok(EvalSpec::Handcrafted),
+            _ => match t.strip_prefix("net:") {
+                Some(path) if !path.trim().is_empty() => Ok(EvalSpec::Net(PathBuf::from(path.trim()))),
+                _ => Err(SpecError::UnknownEval(t.to_string())),
+            },
+        }
+    }
+}
+
+impl fmt::Display for EvalSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EvalSpec::Material => f.write_str("material"),
+            EvalSpec::Handcrafted => f.write_str("handcrafted"),
+            EvalSpec::Net(p) => write!(f, "net:{}", p.display()),
+        }
+    }
+}
+
+fn number<T: FromStr>(key: &str, value: &str) -> Result<T, SpecError>
+where
+    T::Err: fmt::Display,
+{
+    value.parse().map_err(|e: T::Err| SpecError::BadValue {
+        key: key.to_string(),
+        value: value.to_string(),
+        reason: e.to_string(),
+    })
+}
+
+fn positive<T: FromStr + Default + PartialEq>(key: &str, value: &str) -> Result<T, SpecError>
+where
+    T::Err: fmt::Display,
+{
+    let n: T = number(key, value)?;
+    if n == T::default() {
+        return Err(SpecError::BadValue {
+            key: key.to_string(),
+            value: value.to_string(),
+            reason: "must be at least 1".into(),
+        });
+    }
+    Ok(n)
+}
+
+fn parse_alphabeta(params: &str) -> Result<AlphaBetaSpec, SpecError> {
+    let mut spec = AlphaBetaSpec {
+        depth: None,
+        nodes: None,
+        movetime: None,
+        hash_mib: DEFAULT_HASH_MIB,
+        eval: EvalSpec::Handcrafted,
+    };
+    let mut seen: Vec<&str> = Vec::new();
+    for part in params.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let (key, value) = part.split_once('=').ok_or_else(|| SpecError::NotKeyValue(part.to_string()))?;
+        let (key, value) = (key.trim(), value.trim());
+        if seen.contains(&key) {
+            return Err(SpecError::Duplicate(key.to_string()));
+        }
+        seen.push(key);
+        match key {
+            "depth" => {
+                let d: u32 = positive(key, value)?;
+                if d > crate::search::MAX_DEPTH {
+                    return Err(SpecError::BadValue {
+                        key: key.into(),
+                        value: value.into(),
+                        reason: format!("at most {}", crate::search::MAX_DEPTH),
+                    });
+                }
+                spec.depth = Some(d);
+            }
+            "nodes" => spec.nodes = Some(positive(key, value)?),
+            "movetime" => spec.movetime = Some(positive(key, value)?),
+            "hash" => {
+                let h: usize = number(key, value)?;
+                if h > crate::search::MAX_HASH_MIB {
+                    return Err(SpecError::BadValue {
+                        key: key.into(),
+                        value: value.into(),
+                        reason: format!("at most {} MiB", crate::search::MAX_HASH_MIB),
+                    });
+                }
+                spec.hash_mib = h;
+            }
+            "eval" => spec.eval = value.parse()?,
+            _ => {
+                return Err(SpecError::UnknownKey {
+                    kind: "alphabeta".into(),
+                    key: key.to_string(),
+                    expected: "depth, nodes, movetime, hash, eval",
+                });
+            }
+        }
+    }
+    if spec.depth.is_none() && spec.nodes.is_none() && spec.movetime.is_none() {
+        return Err(SpecError::NoLimit);
+    }
+    Ok(spec)
+}
+
+impl FromStr for PlayerSpec {
+    type Err = SpecError;
+
+    fn from_str(s: &str) -> Result<PlayerSpec, SpecError> {
+        let s = s.trim();
+        if s.is_empty() {
+            return Err(SpecError::Empty);
+        }
+        let (kind, params) = match s.split_once(':') {
+            Some((k, p)) => (k.trim(), Some(p)),
+            None => (s, None),
+        };
+        let no_params = |spec: PlayerSpec| match params {
+            Some(p) if !p.trim().is_empty() => {
+                Err(SpecError::NoParameters { kind: kind.to_string(), params: p.to_string() })
+            }
+            _ => Ok(spec),
+        };
+        match kind {
+            "random" => no_params(PlayerSpec::Random),
+            "greedy" => no_params(PlayerSpec::Greedy),
+            "alphabeta" | "ab" => Ok(PlayerSpec::AlphaBeta(parse_alphabeta(params.unwrap_or(""))?)),
+            _ => Err(SpecError::UnknownKind(kind.to_string())),
+        }
+    }
+}
+
+impl fmt::Display for PlayerSpec {
+    /// The canonical text: `alphabeta:` then depth, nodes, movetime, hash (when not the
+    /// default) and eval, in that order.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayerSpec::Random => f.write_str("random"),
+            PlayerSpec::Greedy => f.write_str("greedy"),
+            PlayerSpec::AlphaBeta(a) => {
+                f.write_str("alphabeta:")?;
+                if let Some(d) = a.depth {
+                    write!(f, "depth={d},")?;
+                }
+                if let Some(n) = a.nodes {
+                    write!(f, "nodes={n},")?;
+                }
+                if let Some(t) = a.movetime {
+                    write!(f, "movetime={t},")?;
+                }
+                if a.hash_mib != DEFAULT_HASH_MIB {
+                    write!(f, "hash={},", a.hash_mib)?;
+                }
+                write!(f, "eval={}", a.eval)
+            }
+        }
+    }
+}
+
+impl PlayerSpec {
+    /// Builds the player, seeded with `seed`.
+    ///
+    /// # Errors
+    /// When the evaluator cannot be built (a network file that does not load).
+    pub fn build(&self, seed: u64) -> Result<Box<dyn Player>, SpecError> {
+        Ok(match self {
+            PlayerSpec::Random => Box::new(RandomPlayer::new(seed)),
+            PlayerSpec::Greedy => Box::new(GreedyPlayer::new(seed)),
+            PlayerSpec::AlphaBeta(a) => {
+                Box::new(AlphaBetaPlayer::new(a.clone(), a.eval.build()?, seed, self.to_string()))
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn round_trip(text: &str, canonical: &str) {
+        let spec: PlayerSpec = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(spec.to_string(), canonical);
+        assert_eq!(canonical.parse::<PlayerSpec>().unwrap(), spec);
+    }
+
+    #[test]
+    fn parses_and_round_trips() {
+        round_trip("random", "random");
+        round_trip(" greedy ", "greedy");
+        round_trip("alphabeta:depth=4,eval=handcrafted", "alphabeta:depth=4,eval=handcrafted");
+        round_trip(
+            "alphabeta:eval=material,depth=3,movetime=100,hash=16",
+            "alphabeta:depth=3,movetime=100,eval=material",
+        );
+        round_trip(
+            "alphabeta:nodes=20000,eval=net:/tmp/a:b.net",
+            "alphabeta:nodes=20000,eval=net:/tmp/a:b.net",
+        );
+        round_trip("alphabeta:depth=2,hash=0", "alphabeta:depth=2,hash=0,eval=handcrafted");
+        let spec: PlayerSpec = "alphabeta:nodes=20000,eval=net:runs/x.net".parse().unwrap();
+        assert!(
+            matches!(spec, PlayerSpec::AlphaBeta(AlphaBetaSpec { eval: EvalSpec::Net(ref p), .. }) if p == Path::new("runs/x.net"))
+        );
+    }
+
+    #[test]
+    fn errors_name_the_bad_part() {
+        let e = |s: &str| s.parse::<PlayerSpec>().unwrap_err();
+        assert_eq!(e(""), SpecError::Empty);
+        assert_eq!(e("minimax"), SpecError::UnknownKind("minimax".into()));
+        assert!(matches!(e("random:depth=3"), SpecError::NoParameters { .. }));
+        assert_eq!(e("alphabeta:depth"), SpecError::NotKeyValue("depth".into()));
+        assert!(matches!(e("alphabeta:depth=x"), SpecError::BadValue { ref key, .. } if key == "depth"));
+        assert!(matches!(e("alphabeta:depth=0"), SpecError::BadValue { .. }));
+        assert!(
+            matches!(e("alphabeta:depth=2,speed=3"), SpecError::UnknownKey { ref key, .. } if key == "speed")
+        );
+        assert_eq!(e("alphabeta:depth=2,depth=3"), SpecError::Duplicate("depth".into()));
+        assert_eq!(e("alphabeta:eval=material"), SpecError::NoLimit);
+        assert_eq!(e("alphabeta"), SpecError::NoLimit);
+        assert_eq!(e("alphabeta:depth=2,eval=nn"), SpecError::UnknownEval("nn".into()));
+        assert!(e("alphabeta:depth=2,eval=net:").to_string().contains("net:"));
+    }
+
+    #[test]
+    fn builds_players() {
+        for s in ["random", "greedy", "alphabeta:depth=2,eval=material", "alphabeta:nodes=100"] {
+            let spec: PlayerSpec = s.parse().unwrap();
+            assert!(spec.build(1).is_ok(), "{s}");
+        }
+        let net: PlayerSpec = "alphabeta:depth=2,eval=net:/nonexistent/file.net".parse().unwrap();
+        assert!(matches!(net.build(1), Err(SpecError::Net { .. })));
+    }
+}
