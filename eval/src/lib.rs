@@ -1,1 +1,3 @@
-//! fanorona-eval (work in progress).
+//! Engine matches for Fanorona: which engine or checkpoint is stronger, and by how much.
+
+pub mod stats;
