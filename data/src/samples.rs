@@ -1,0 +1,330 @@
+//! Training samples: the positions of recorded games with their targets.
+//!
+//! Every position in which a turn was played (the final position of a game, where nobody
+//! moves, is not a sample) gives one [`Sample`] with
+//! - `result`: the game's result from the side to move's view, `+1` win, `0` draw, `-1` loss;
+//! - `score`: the search score of the turn played there, in centi-stones from the side to
+//!   move's view, when its player searched;
+//! - `target`: the blend `w * squash(score) + (1 - w) * result` with `w` =
+//!   [`SampleConfig::score_weight`] when there is a score, else `result`. The squashing is
+//!   `squash(s) = tanh(s / score_scale)` (default scale 400: one stone up is about 0.25,
+//!   four stones up about 0.76, a forced win (|s| > 29000) is 1.0).
+
+use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::path::PathBuf;
+
+use fanorona_core::Position;
+
+use crate::{DataError, GameRecord, RecordError, RecordReader};
+
+/// How to turn games into samples.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SampleConfig {
+    /// Skip the first plies of every game (the randomised opening): positions before turn
+    /// `skip_plies` give no sample.
+    pub skip_plies: usize,
+    /// Weight of the squashed search score in the target, `0.0..=1.0` (0 = the game result
+    /// only).
+    pub score_weight: f32,
+    /// Centi-stones for which the squashed score is `tanh(1)` (about 0.76).
+    pub score_scale: f32,
+    /// Give each position (by Zobrist hash, side to move included) only the first time it
+    /// occurs in the stream. Costs 8 bytes of memory per distinct position (more with the
+    /// hash set's slack).
+    pub dedup: bool,
+    /// Also give every sample mirrored left-right (`Position::mirror_files`), marked
+    /// `mirrored` (the targets are the same: the mirror is an equally good game).
+    pub mirror: bool,
+}
+
+impl Default for SampleConfig {
+    fn default() -> SampleConfig {
+        SampleConfig { skip_plies: 0, score_weight: 0.0, score_scale: 400.0, dedup: false, mirror: false }
+    }
+}
+
+/// One training sample.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sample {
+    /// The position (the side to move is the one the targets speak for).
+    pub position: Position,
+    /// The game's result for the side to move: 1, 0 or -1.
+    pub result: f32,
+    /// The search score of the turn played here, centi-stones, mover's view.
+    pub score: Option<i32>,
+    /// The blended target in `[-1, 1]` (see the module documentation).
+    pub target: f32,
+    /// Index of the game in the stream (0-based across all files read), for splitting training
+    /// and validation by game.
+    pub game: u64,
+    /// The ply of the position in its game (0 = start).
+    pub ply: u32,
+    /// Whether this is a mirrored copy.
+    pub mirrored: bool,
+}
+
+/// `tanh(score / scale)`: centi-stones to `[-1, 1]`.
+#[inline]
+pub fn squash(score: i32, scale: f32) -> f32 {
+    (score as f32 / scale).tanh()
+}
+
+/// A hasher that passes a Zobrist key through (it is random already).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ZobristHasher(u64);
+
+impl Hasher for ZobristHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(*b);
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = x;
+    }
+}
+
+/// A set of Zobrist keys.
+pub type HashSet64 = HashSet<u64, BuildHasherDefault<ZobristHasher>>;
+
+/// Turns game records into samples, remembering seen positions when deduplicating.
+#[derive(Debug, Default)]
+pub struct SampleExtractor {
+    config: SampleConfig,
+    seen: HashSet64,
+}
+
+impl SampleExtractor {
+    /// An extractor with `config`.
+    pub fn new(config: SampleConfig) -> SampleExtractor {
+        SampleExtractor { config, seen: HashSet64::default() }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &SampleConfig {
+        &self.config
+    }
+
+    /// Appends the samples of `record` (game number `game`) to `out`.
+    ///
+    /// # Errors
+    /// [`RecordError::IllegalTurn`] when a turn is illegal (samples of the turns before it are
+    /// appended).
+    pub fn extract(
+        &mut self,
+        record: &GameRecord,
+        game: u64,
+        out: &mut Vec<Sample>,
+    ) -> Result<(), RecordError> {
+        let c = self.config;
+        let winner = record.outcome.winner;
+        let seen = &mut self.seen;
+        record.for_each_position(|ply, pos, turn| {
+            if ply < c.skip_plies {
+                return;
+            }
+            let result = match winner {
+                None => 0.0,
+                Some(w) if w == pos.turn() => 1.0,
+                Some(_) => -1.0,
+            };
+            let score = turn.info.score;
+            let target = match score {
+                Some(s) => c.score_weight * squash(s, c.score_scale) + (1.0 - c.score_weight) * result,
+                None => result,
+            };
+            let mut s =
+                Sample { position: *pos, result, score, target, game, ply: ply as u32, mirrored: false };
+            if !c.dedup || seen.insert(pos.hash()) {
+                out.push(s);
+            }
+            if c.mirror {
+                s.position = pos.mirror_files();
+                s.mirrored = true;
+                if !c.dedup || seen.insert(s.position.hash()) {
+                    out.push(s);
+                }
+            }
+        })?;
+        Ok(())
+    }
+
+    /// Distinct positions seen so far (only counted when deduplicating).
+    pub fn distinct(&self) -> usize {
+        self.seen.len()
+    }
+}
+
+/// An iterator of samples from record files read in order, one game in memory at a time.
+///
+/// Errors (a damaged file, an illegal turn) are yielded in place and end the iteration; every
+/// sample of the good games before them comes first.
+#[derive(Debug)]
+pub struct Samples {
+    files: Vec<PathBuf>,
+    next_file: usize,
+    reader: Option<RecordReader>,
+    extractor: SampleExtractor,
+    buf: Vec<Sample>,
+    next: usize,
+    game: u64,
+    done: bool,
+}
+
+impl Samples {
+    /// Samples of the games of `files`, in order.
+    pub fn open(files: &[PathBuf], config: SampleConfig) -> Samples {
+        Samples {
+            files: files.to_vec(),
+            next_file: 0,
+            reader: None,
+            extractor: SampleExtractor::new(config),
+            buf: Vec::with_capacity(1024),
+            next: 0,
+            game: 0,
+            done: false,
+        }
+    }
+
+    /// Games read so far.
+    pub fn games(&self) -> u64 {
+        self.game
+    }
+
+    fn refill(&mut self) -> Result<bool, DataError> {
+        loop {
+            let Some(reader) = self.reader.as_mut() else {
+                match self.files.get(self.next_file) {
+                    Some(p) => {
+                        self.next_file += 1;
+                        self.reader = Some(RecordReader::open(p)?);
+                        continue;
+                    }
+                    None => return Ok(false),
+                }
+            };
+            match reader.read_record() {
+                None => self.reader = None,
+                Some(Err(e)) => return Err(e),
+                Some(Ok(rec)) => {
+                    self.buf.clear();
+                    self.next = 0;
+                    let record = reader.records_read() - 1;
+                    let path = reader.path().to_path_buf();
+                    self.extractor
+                        .extract(&rec, self.game, &mut self.buf)
+                        .map_err(|source| DataError::Record { path, record, source })?;
+                    self.game += 1;
+                    if !self.buf.is_empty() {
+                        return Ok(true);
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Iterator for Samples {
+    type Item = Result<Sample, DataError>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.next < self.buf.len() {
+            self.next += 1;
+            return Some(Ok(self.buf[self.next - 1]));
+        }
+        if self.done {
+            return None;
+        }
+        match self.refill() {
+            Ok(true) => {
+                self.next = 1;
+                Some(Ok(self.buf[0]))
+            }
+            Ok(false) => {
+                self.done = true;
+                None
+            }
+            Err(e) => {
+                self.done = true;
+                Some(Err(e))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{MoveCode, Turn, TurnInfo};
+    use fanorona_core::{Color, Outcome, Termination};
+
+    fn record() -> GameRecord {
+        // White wins from the start position after two turns, as far as the record says.
+        let p0 = Position::start();
+        let m0 = p0.parse_move("d3e3+").unwrap();
+        let p1 = p0.play(&m0).unwrap();
+        let m1 = p1.legal_moves()[0];
+        let t = |m, score| Turn {
+            mv: MoveCode::from_move(&m),
+            info: TurnInfo { score, depth: None, exploration: false },
+        };
+        GameRecord {
+            index: 0,
+            white: String::new(),
+            black: String::new(),
+            start: p0,
+            turns: vec![t(m0, Some(400)), t(m1, None)],
+            outcome: Outcome { winner: Some(Color::White), termination: Termination::Adjudication },
+        }
+    }
+
+    #[test]
+    fn targets_from_the_movers_view() {
+        let r = record();
+        let mut x = SampleExtractor::new(SampleConfig { score_weight: 0.5, ..SampleConfig::default() });
+        let mut out = Vec::new();
+        x.extract(&r, 3, &mut out).unwrap();
+        assert_eq!(out.len(), 2);
+        assert_eq!(out[0].position, Position::start());
+        assert_eq!((out[0].result, out[0].score, out[0].game, out[0].ply), (1.0, Some(400), 3, 0));
+        let expect = 0.5 * 1f32.tanh() + 0.5;
+        assert!((out[0].target - expect).abs() < 1e-6);
+        assert_eq!(out[1].position.turn(), Color::Black);
+        assert_eq!((out[1].result, out[1].score, out[1].target), (-1.0, None, -1.0));
+    }
+
+    #[test]
+    fn skip_mirror_and_dedup() {
+        let r = record();
+        let mut x =
+            SampleExtractor::new(SampleConfig { skip_plies: 1, mirror: true, ..SampleConfig::default() });
+        let mut out = Vec::new();
+        x.extract(&r, 0, &mut out).unwrap();
+        assert_eq!(out.len(), 2);
+        assert_eq!(out[0].ply, 1);
+        assert_eq!(out[1].position, out[0].position.mirror_files());
+        assert!(out[1].mirrored);
+        // Deduplicating: the same game twice gives its positions (and their mirrors) once.
+        let mut x =
+            SampleExtractor::new(SampleConfig { dedup: true, mirror: true, ..SampleConfig::default() });
+        let mut out = Vec::new();
+        x.extract(&r, 0, &mut out).unwrap();
+        x.extract(&r, 1, &mut out).unwrap();
+        assert_eq!(out.len(), 4);
+        assert_eq!(x.distinct(), 4);
+        assert!(out.iter().all(|s| s.game == 0));
+    }
+
+    #[test]
+    fn squash_values() {
+        assert_eq!(squash(0, 400.0), 0.0);
+        assert!((squash(400, 400.0) - 0.761_594_2).abs() < 1e-6);
+        assert_eq!(squash(29_990, 400.0), 1.0);
+        assert_eq!(squash(-29_990, 400.0), -1.0);
+    }
+}
