@@ -5,7 +5,7 @@
 //! withdrawal separate), else every paika step. A position where either side has no stones
 //! has no legal turns (the game is over).
 
-use crate::tables::{NEIGHBOR, NONE};
+use crate::tables::{CAPTURE_REACH, DIRECTION_TO, LINE_NEIGHBORS, NEIGHBOR, NONE};
 use crate::{Bitboard, CaptureKind, Direction, Move, MoveList, Point, Position, Step};
 
 /// Origins whose step in direction `d` lands on an empty point (diagonals only from strong points).
@@ -40,8 +40,9 @@ fn capture_run(start: u8, d: usize, them: u64) -> u64 {
 }
 
 /// Calls `f(direction, kind, destination, captured)` for every capturing step of the stone on
-/// `at`, given the other stones of its side (`blocked` also holds the points it has visited).
-#[inline]
+/// `at`, except in direction `last` (8 for none). `blocked` holds the other stones of its side
+/// and every point it has occupied this turn.
+#[inline(always)]
 fn for_each_capture_step(
     at: u8,
     last: usize,
@@ -49,21 +50,28 @@ fn for_each_capture_step(
     them: u64,
     mut f: impl FnMut(usize, CaptureKind, u8, u64),
 ) {
-    let nb = &NEIGHBOR;
-    for d in 0..8 {
-        if d == last {
-            continue;
+    let at_ix = at as usize;
+    if CAPTURE_REACH[at_ix] & them == 0 {
+        return;
+    }
+    // Free neighbours on a line, minus the one straight ahead when that repeats a direction.
+    let mut targets = LINE_NEIGHBORS[at_ix] & !(blocked | them);
+    if last < 8 {
+        let ahead = NEIGHBOR[last][at_ix];
+        if ahead != NONE {
+            targets &= !(1u64 << ahead);
         }
-        let q = nb[d][at as usize];
-        if q == NONE || (blocked | them) & (1u64 << q) != 0 {
-            continue;
-        }
-        let a = nb[d][q as usize];
+    }
+    while targets != 0 {
+        let q = targets.trailing_zeros() as u8;
+        targets &= targets - 1;
+        let d = DIRECTION_TO[at_ix][q as usize] as usize;
+        let a = NEIGHBOR[d][q as usize];
         if a != NONE && them & (1u64 << a) != 0 {
             f(d, CaptureKind::Approach, q, capture_run(a, d, them));
         }
         let back = (d + 4) & 7;
-        let w = nb[back][at as usize];
+        let w = NEIGHBOR[back][at_ix];
         if w != NONE && them & (1u64 << w) != 0 {
             f(d, CaptureKind::Withdrawal, q, capture_run(w, back, them));
         }

@@ -52,6 +52,65 @@ pub(crate) const RAY: [[u64; 45]; 8] = {
     t
 };
 
+/// `LINE_NEIGHBORS[p]`: every point one step from `p` along a line.
+pub(crate) const LINE_NEIGHBORS: [u64; 45] = {
+    let mut t = [0u64; 45];
+    let mut p = 0;
+    while p < 45 {
+        let mut d = 0;
+        while d < 8 {
+            if NEIGHBOR[d][p] != NONE {
+                t[p] |= 1 << NEIGHBOR[d][p];
+            }
+            d += 1;
+        }
+        p += 1;
+    }
+    t
+};
+
+/// `CAPTURE_REACH[p]`: the points a capturing step from `p` can hit first: its line neighbours
+/// (withdrawal) and the points two steps away along a line (approach).
+pub(crate) const CAPTURE_REACH: [u64; 45] = {
+    let mut t = [0u64; 45];
+    let mut p = 0;
+    while p < 45 {
+        let mut d = 0;
+        while d < 8 {
+            let q = NEIGHBOR[d][p];
+            if q != NONE {
+                t[p] |= 1 << q;
+                let a = NEIGHBOR[d][q as usize];
+                if a != NONE {
+                    t[p] |= 1 << a;
+                }
+            }
+            d += 1;
+        }
+        p += 1;
+    }
+    t
+};
+
+/// `DIRECTION_TO[p][q]`: the direction index of the line step from `p` to its neighbour `q`
+/// (meaningless when they are not neighbours).
+pub(crate) const DIRECTION_TO: [[u8; 45]; 45] = {
+    let mut t = [[0u8; 45]; 45];
+    let mut p = 0;
+    while p < 45 {
+        let mut d = 0;
+        while d < 8 {
+            let q = NEIGHBOR[d][p];
+            if q != NONE {
+                t[p][q as usize] = d as u8;
+            }
+            d += 1;
+        }
+        p += 1;
+    }
+    t
+};
+
 /// The point one step from `p` along a line in direction `d`, if there is one.
 #[inline]
 pub fn neighbor(p: Point, d: Direction) -> Option<Point> {
