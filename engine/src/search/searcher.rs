@@ -15,7 +15,7 @@ use crate::score::{DRAW, FORCED, INFINITY, forced, loss_in};
 /// Nodes between two looks at the clock and the stop flag.
 const CHECK_EVERY: u64 = 1024;
 /// Most turns of forced captures searched past the nominal depth.
-const MAX_QUIESCENCE: usize = 8;
+const MAX_QUIESCENCE: usize = 4;
 const KILLER_1: i32 = 5_000;
 const KILLER_2: i32 = 4_000;
 const HISTORY_MAX: i32 = 3_000;

@@ -1,0 +1,117 @@
+//! The search benchmark: fixed positions searched to a fixed depth. The total node count is a
+//! determinism signature (it changes only when search behaviour changes); nodes per second is
+//! the speed figure.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use fanorona_core::{Move, Position};
+
+use crate::eval::Evaluator;
+use crate::search::{Limits, SearchRoot, Searcher};
+
+/// The default bench depth.
+pub const DEFAULT_BENCH_DEPTH: u32 = 8;
+
+/// Transposition table size used by the bench, in MiB.
+pub const BENCH_HASH_MIB: usize = 16;
+
+/// The bench positions: the start, then positions reached by fixed turn sequences from it
+/// (random play, seeds 1-6, recorded once), from the opening to the endgame.
+pub const BENCH_POSITIONS: [&str; 7] = [
+    "BBBBBBBBB/BBBBBBBBB/BWBW1BWBW/WWWWWWWWW/WWWWWWWWW w",
+    // d3e3+ d4d3+ e3d2-,d2d1- c3d3-,d3d2+,d2e3-,e3d4-
+    "BBBBBB1BB/BBBBB1BBB/B5WBW/WWW1W1WWW/WW2WW1WW w",
+    // d2e3+ h4g5-,g5f4+ e2e3+ f4g5- d3e3- c4c3+,c3d2+,d2d3- b3c3-,c3d2- f3f4-
+    "1BBB1BBBB/B2B1BB1B/3BW1WB1/WW1W2WWW/WW4WWW w",
+    // d3e3+ d4d3+ e1d2+,d2d1- c4c3+,c3d4- b3b4+,b4c4+ e5e4+,e4d4+,d4e3+,e3f3+ a2a1- h3h4- ...
+    "2B1BBBB1/7B1/8W/4B3W/WW1W4W w",
+    "1B3BB2/3B4B/1B7/7W1/3W4W w",
+    "2B5B/9/1B2W3B/W8/W1W4B1 w",
+    "9/9/6W2/3B5/5W1W1 w",
+];
+
+/// One bench position's result.
+#[derive(Debug, Clone)]
+pub struct BenchLine {
+    /// The position.
+    pub position: Position,
+    /// The best turn found (`None` when there is none).
+    pub best: Option<Move>,
+    /// Its score.
+    pub score: i32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Time taken.
+    pub elapsed: Duration,
+}
+
+/// The bench's figures.
+#[derive(Debug, Clone)]
+pub struct BenchReport {
+    /// The depth searched.
+    pub depth: u32,
+    /// The evaluator's name.
+    pub eval: String,
+    /// Each position.
+    pub lines: Vec<BenchLine>,
+    /// Total nodes: the determinism signature.
+    pub nodes: u64,
+    /// Total search time.
+    pub elapsed: Duration,
+}
+
+impl BenchReport {
+    /// Nodes per second over the whole bench.
+    pub fn nodes_per_second(&self) -> f64 {
+        let s = self.elapsed.as_secs_f64();
+        if s > 0.0 { self.nodes as f64 / s } else { 0.0 }
+    }
+}
+
+/// Searches every bench position to `depth` with `eval` (a fresh searcher and
+/// [`BENCH_HASH_MIB`] MiB table per position, so each line is reproducible on its own).
+pub fn run_bench(depth: u32, eval: &dyn Evaluator) -> BenchReport {
+    let mut lines = Vec::new();
+    for text in BENCH_POSITIONS {
+        let Ok(position) = text.parse::<Position>() else { continue };
+        let mut searcher = Searcher::new(eval.box_clone(), BENCH_HASH_MIB);
+        let r = searcher.search(
+            &SearchRoot::new(position),
+            Limits::depth(depth),
+            Arc::new(AtomicBool::new(false)),
+            &mut |_| {},
+        );
+        lines.push(BenchLine { position, best: r.best, score: r.score, nodes: r.nodes, elapsed: r.elapsed });
+    }
+    BenchReport {
+        depth,
+        eval: eval.name(),
+        nodes: lines.iter().map(|l| l.nodes).sum(),
+        elapsed: lines.iter().map(|l| l.elapsed).sum(),
+        lines,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::Material;
+
+    #[test]
+    fn positions_parse_and_bench_is_deterministic() {
+        for t in BENCH_POSITIONS {
+            let p: Position = t.parse().unwrap_or_else(|e| panic!("{t}: {e}"));
+            assert!(!p.is_game_over(), "{t}");
+        }
+        let a = run_bench(3, &Material);
+        let b = run_bench(3, &Material);
+        assert_eq!(a.lines.len(), BENCH_POSITIONS.len());
+        assert_eq!(a.nodes, b.nodes);
+        assert!(a.nodes > 0);
+        for (x, y) in a.lines.iter().zip(&b.lines) {
+            assert_eq!((x.best, x.score, x.nodes), (y.best, y.score, y.nodes));
+        }
+    }
+}
