@@ -27,6 +27,7 @@
 
 mod codec;
 mod error;
+mod fastdecode;
 mod header;
 mod movecode;
 mod reader;

@@ -3,7 +3,9 @@
 
 use core::fmt;
 
-use fanorona_core::{CaptureKind, Direction, MAX_STEPS, Move, Point, Position, Step, neighbor};
+use fanorona_core::{
+    Bitboard, CaptureKind, Color, Direction, MAX_STEPS, Move, Point, Position, Step, neighbor,
+};
 use serde::de::{self, SeqAccess, Visitor};
 use serde::ser::SerializeSeq;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -48,6 +50,18 @@ impl MoveCode {
         MoveCode { from: m.from(), len: m.steps().len() as u8, steps }
     }
 
+    /// A code from its serialised bytes (origin index, then 1 to 22 valid step codes).
+    #[inline]
+    pub(crate) fn from_bytes(from: u8, steps: &[u8]) -> Option<MoveCode> {
+        let from = Point::try_from_index(usize::from(from))?;
+        if steps.is_empty() || steps.len() > MAX_STEPS || steps.iter().any(|c| step_from_code(*c).is_none()) {
+            return None;
+        }
+        let mut code = MoveCode { from, len: steps.len() as u8, steps: [0; MAX_STEPS] };
+        code.steps[..steps.len()].copy_from_slice(steps);
+        Some(code)
+    }
+
     /// The origin.
     pub fn from(&self) -> Point {
         self.from
@@ -85,6 +99,57 @@ impl MoveCode {
             Some(text) => pos.parse_move(&text),
             None => Err(fanorona_core::ParseMoveError::BadStep { step: 0, text: format!("{self:?}") }.into()),
         }
+    }
+
+    /// Plays the turn on `pos` without generating its legal moves: a fast structural check
+    /// (the origin holds a stone of the side to move, every step follows a line of the board
+    /// to an empty point, every approach or withdrawal mark has an enemy line to remove, a
+    /// paika step is alone, and no chain step fails to capture) and the resulting position.
+    /// It does not check the rules that need the whole position (compulsory capture, the chain
+    /// rules on directions and revisits): [`MoveCode::to_move`] does. `None` when a check
+    /// fails.
+    #[inline]
+    pub fn play_fast(&self, pos: &Position) -> Option<Position> {
+        let us = pos.turn();
+        let mut mine = pos.us();
+        let mut theirs = pos.them();
+        if !mine.contains(self.from) {
+            return None;
+        }
+        let n = usize::from(self.len);
+        let mut at = self.from;
+        for (i, c) in self.step_codes().iter().enumerate() {
+            let s = step_from_code(*c)?;
+            let d = s.direction();
+            let to = neighbor(at, d)?;
+            if (mine | theirs).contains(to) {
+                return None;
+            }
+            let (first, dir) = match s.kind() {
+                CaptureKind::Paika if n == 1 => (None, d),
+                CaptureKind::Paika => return None,
+                CaptureKind::Approach => (Some(neighbor(to, d)?), d),
+                CaptureKind::Withdrawal => (Some(neighbor(at, d.opposite())?), d.opposite()),
+            };
+            if let Some(first) = first {
+                if !theirs.contains(first) {
+                    return None;
+                }
+                let mut t = Some(first);
+                while let Some(p) = t.filter(|p| theirs.contains(*p)) {
+                    theirs = theirs.without(p);
+                    t = neighbor(p, dir);
+                }
+            }
+            let _ = i;
+            mine = mine.without(at).with(to);
+            at = to;
+        }
+        let (w, b): (Bitboard, Bitboard) = match us {
+            Color::White => (mine, theirs),
+            Color::Black => (theirs, mine),
+        };
+        Position::from_stones(w, b, us.other()).ok()
     }
 
     /// The turn in notation (`d3e3+`, `c3d3+,d3d2+`), or `None` when a step leaves the board
@@ -187,6 +252,7 @@ mod tests {
             assert!(c.matches(&m));
             assert_eq!(c.notation(), Some(m.to_string()));
             assert_eq!(c.to_move(&pos).unwrap(), m);
+            assert_eq!(c.play_fast(&pos), pos.play(&m).ok());
         }
         let c = MoveCode::from_move(&pos.parse_move("d3e3-").unwrap());
         assert_eq!(c.step_codes(), &[2 | 2 << 3]); // east, withdrawal
@@ -201,6 +267,29 @@ mod tests {
         // The same turn in the next position: d3 is now empty.
         let err = MoveCode::from_move(&m).to_move(&next).unwrap_err();
         assert!(err.to_string().contains("d3"), "{err}");
+    }
+
+    #[test]
+    fn play_fast_agrees_with_the_rules_along_random_games() {
+        let mut x: u64 = 12345;
+        for _ in 0..200 {
+            let mut pos = Position::start();
+            for _ in 0..120 {
+                let legal = pos.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                for m in &legal {
+                    let mut next = pos;
+                    next.play_unchecked(m);
+                    assert_eq!(MoveCode::from_move(m).play_fast(&pos), Some(next), "{m} in {pos}");
+                }
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                pos.play_unchecked(&legal[(x % legal.len() as u64) as usize]);
+            }
+        }
     }
 
     #[test]

@@ -182,7 +182,7 @@ impl<R: Read> RecordReader<R> {
                 self.done = true;
                 None
             }
-            Ok(true) => match decode_exact::<GameRecord>(&self.buf) {
+            Ok(true) => match decode_record(&self.buf) {
                 Ok(r) => {
                     self.record += 1;
                     self.offset += 8 + self.buf.len() as u64;
@@ -211,6 +211,15 @@ impl<R: Read> Iterator for RecordReader<R> {
 
     fn next(&mut self) -> Option<Self::Item> {
         self.read_record()
+    }
+}
+
+/// Decodes a record payload: the fast decoder, or the serde decoder when the fast one gives
+/// up (to accept or name the error).
+pub(crate) fn decode_record(bytes: &[u8]) -> Result<GameRecord, String> {
+    match crate::fastdecode::decode(bytes) {
+        Some(r) => Ok(r),
+        None => decode_exact::<GameRecord>(bytes),
     }
 }
 

@@ -36,11 +36,23 @@ pub struct SampleConfig {
     /// Also give every sample mirrored left-right (`Position::mirror_files`), marked
     /// `mirrored` (the targets are the same: the mirror is an equally good game).
     pub mirror: bool,
+    /// Check every turn against the full rules (legal move generation, several times slower).
+    /// Without it a turn gets the structural checks of [`crate::MoveCode::play_fast`]; files
+    /// are CRC-protected and written from rule-checked games, and `fanorona data validate`
+    /// checks them fully.
+    pub check_rules: bool,
 }
 
 impl Default for SampleConfig {
     fn default() -> SampleConfig {
-        SampleConfig { skip_plies: 0, score_weight: 0.0, score_scale: 400.0, dedup: false, mirror: false }
+        SampleConfig {
+            skip_plies: 0,
+            score_weight: 0.0,
+            score_scale: 400.0,
+            dedup: false,
+            mirror: false,
+            check_rules: false,
+        }
     }
 }
 
@@ -123,7 +135,7 @@ impl SampleExtractor {
         let c = self.config;
         let winner = record.outcome.winner;
         let seen = &mut self.seen;
-        record.for_each_position(|ply, pos, turn| {
+        let mut visit = |ply: usize, pos: &Position, turn: &crate::Turn| {
             if ply < c.skip_plies {
                 return;
             }
@@ -149,7 +161,26 @@ impl SampleExtractor {
                     out.push(s);
                 }
             }
-        })?;
+        };
+        if c.check_rules {
+            record.for_each_position(visit)?;
+            return Ok(());
+        }
+        let mut pos = record.start;
+        for (ply, turn) in record.turns.iter().enumerate() {
+            visit(ply, &pos, turn);
+            match turn.mv.play_fast(&pos) {
+                Some(next) => pos = next,
+                None => {
+                    // Let the full check name the broken rule.
+                    record.for_each_position(|_, _, _| ())?;
+                    return Err(RecordError::MalformedTurn {
+                        ply,
+                        what: format!("{} cannot be played in {pos}", turn.mv),
+                    });
+                }
+            }
+        }
         Ok(())
     }
 
