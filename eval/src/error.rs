@@ -1,0 +1,74 @@
+//! The errors of match running.
+
+use std::path::PathBuf;
+
+use fanorona_data::DataError;
+
+/// Why a match could not be set up or run. Engine faults during games are not errors: they
+/// are game results (see [`crate::GameResult`]).
+#[derive(Debug, thiserror::Error)]
+pub enum EvalError {
+    /// An engine description is not valid.
+    #[error("invalid engine {spec:?}: {reason}")]
+    Spec {
+        /// The text given.
+        spec: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The openings cannot be read or generated.
+    #[error("openings {source_name}: {reason}")]
+    Openings {
+        /// The file or generator.
+        source_name: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A match setting is not valid.
+    #[error("invalid match setting: {0}")]
+    Config(String),
+    /// An external engine did not start or answer its handshake.
+    #[error("engine {name} does not start: {reason}")]
+    EngineStart {
+        /// The engine.
+        name: String,
+        /// What happened.
+        reason: String,
+    },
+    /// A file of the output directory could not be read or written.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// The game record file failed.
+    #[error(transparent)]
+    Data(#[from] DataError),
+    /// `--resume` found no match it can continue.
+    #[error("cannot resume from {}: {reason}", dir.display())]
+    Resume {
+        /// The output directory.
+        dir: PathBuf,
+        /// Why.
+        reason: String,
+    },
+}
+
+impl EvalError {
+    /// Whether the error is the user's input being wrong (an exit code 2 matter).
+    pub fn is_bad_input(&self) -> bool {
+        matches!(
+            self,
+            EvalError::Spec { .. }
+                | EvalError::Openings { .. }
+                | EvalError::Config(_)
+                | EvalError::Resume { .. }
+        )
+    }
+
+    pub(crate) fn io(path: impl Into<PathBuf>, source: std::io::Error) -> EvalError {
+        EvalError::Io { path: path.into(), source }
+    }
+}

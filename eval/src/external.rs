@@ -1,0 +1,252 @@
+//! An external engine process speaking the engine protocol (PROTOCOL.md).
+//!
+//! A reader thread turns the engine's standard output into lines on a channel, so every wait
+//! has a deadline: an engine that hangs is noticed, killed and restarted by the caller.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+use fanorona_core::Termination;
+
+use crate::spec::ExternalSpec;
+
+/// How long the handshake (`fep` .. `fepok`, `isready` .. `readyok`) may take.
+pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Something went wrong with an engine: the game is lost for it with this termination and
+/// reason.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fault {
+    /// [`Termination::EngineFailure`], [`Termination::TimeForfeit`] or
+    /// [`Termination::IllegalMove`].
+    pub termination: Termination,
+    /// What happened, for the record.
+    pub reason: String,
+}
+
+impl Fault {
+    pub(crate) fn failure(reason: impl Into<String>) -> Fault {
+        Fault { termination: Termination::EngineFailure, reason: reason.into() }
+    }
+}
+
+/// What the engine reported with its move.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BestMove {
+    /// The text after `bestmove`.
+    pub text: String,
+    /// The last `info ... score` seen, in centi-stones (forced results as +-(30000 - n)).
+    pub score: Option<i32>,
+    /// The last `info depth`.
+    pub depth: Option<u32>,
+}
+
+/// A running engine process.
+#[derive(Debug)]
+pub struct ExternalEngine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<Option<String>>,
+    /// The `id name` it gave.
+    pub id_name: Option<String>,
+}
+
+impl ExternalEngine {
+    /// Starts the program and completes the handshake, setting the spec's options.
+    ///
+    /// # Errors
+    /// A [`Fault`] naming what failed: the program does not start, exits, or does not answer
+    /// `fepok`/`readyok` within [`HANDSHAKE_TIMEOUT`].
+    pub fn start(spec: &ExternalSpec) -> Result<ExternalEngine, Fault> {
+        let mut child = Command::new(&spec.program)
+            .args(&spec.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| Fault::failure(format!("cannot start {}: {e}", spec.program.display())))?;
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(Fault::failure("no pipes to the engine"));
+        };
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            let mut line = String::new();
+            loop {
+                line.clear();
+                match reader.read_line(&mut line) {
+                    Ok(0) | Err(_) => {
+                        let _ = tx.send(None);
+                        return;
+                    }
+                    Ok(_) => {
+                        if tx.send(Some(line.trim_end().to_string())).is_err() {
+                            return;
+                        }
+                    }
+                }
+            }
+        });
+        let mut e = ExternalEngine { child, stdin, lines: rx, id_name: None };
+        e.send("fep")?;
+        let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
+        loop {
+            let line = e.recv_until(deadline, "fepok")?;
+            let mut w = line.split_whitespace();
+            match w.next() {
+                Some("fepok") => break,
+                Some("id") => {
+                    if w.next() == Some("name") {
+                        e.id_name = Some(w.collect::<Vec<_>>().join(" "));
+                    }
+                }
+                Some("option") | Some("info") | None => {}
+                Some(_) => return Err(Fault::failure(format!("unreadable line before fepok: {line:?}"))),
+            }
+        }
+        for (name, value) in &spec.options {
+            e.send(&format!("setoption name {name} value {value}"))?;
+        }
+        e.sync()?;
+        Ok(e)
+    }
+
+    /// Sends one line.
+    pub fn send(&mut self, line: &str) -> Result<(), Fault> {
+        writeln!(self.stdin, "{line}")
+            .and_then(|()| self.stdin.flush())
+            .map_err(|e| Fault::failure(format!("engine closed its input ({e}) on {line:?}")))
+    }
+
+    /// `isready` and wait for `readyok`.
+    pub fn sync(&mut self) -> Result<(), Fault> {
+        self.send("isready")?;
+        let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
+        loop {
+            let line = self.recv_until(deadline, "readyok")?;
+            match line.split_whitespace().next() {
+                Some("readyok") => return Ok(()),
+                Some("info") | None => {}
+                Some(_) => return Err(Fault::failure(format!("unreadable line before readyok: {line:?}"))),
+            }
+        }
+    }
+
+    /// Next line before `deadline`; a timeout is a [`Termination::TimeForfeit`] fault, the end
+    /// of the output an [`Termination::EngineFailure`].
+    fn recv_until(&mut self, deadline: Instant, waiting_for: &str) -> Result<String, Fault> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(left) {
+            Ok(Some(line)) => Ok(line),
+            Ok(None) | Err(RecvTimeoutError::Disconnected) => {
+                let status = self.child.try_wait().ok().flatten();
+                Err(Fault::failure(match status {
+                    Some(s) => format!("engine exited ({s}) while waiting for {waiting_for}"),
+                    None => format!("engine closed its output while waiting for {waiting_for}"),
+                }))
+            }
+            Err(RecvTimeoutError::Timeout) => Err(Fault {
+                termination: Termination::TimeForfeit,
+                reason: format!("no {waiting_for} within the time limit"),
+            }),
+        }
+    }
+
+    /// Sends `go ...` and waits for `bestmove` until `deadline`, collecting the last score and
+    /// depth of the `info` lines.
+    ///
+    /// # Errors
+    /// A [`Fault`]: no answer in time, the engine's end, or a line that is not protocol.
+    pub fn go(&mut self, go_line: &str, limit: Duration) -> Result<(BestMove, Duration), Fault> {
+        let started = Instant::now();
+        self.send(go_line)?;
+        let deadline = started + limit;
+        let mut best = BestMove::default();
+        loop {
+            let line = self.recv_until(deadline, "bestmove")?;
+            let mut w = line.split_whitespace();
+            match w.next() {
+                Some("bestmove") => {
+                    best.text = w.next().unwrap_or("").to_string();
+                    return Ok((best, started.elapsed()));
+                }
+                Some("info") => parse_info(&line, &mut best),
+                None => {}
+                Some(_) => return Err(Fault::failure(format!("unreadable line: {:?}", truncate(&line)))),
+            }
+        }
+    }
+
+    /// Asks the engine to quit and makes sure the process is gone.
+    pub fn shutdown(mut self) {
+        let _ = self.send("quit");
+        let t = Instant::now();
+        while t.elapsed() < Duration::from_millis(200) {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        self.kill();
+    }
+
+    fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for ExternalEngine {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            self.kill();
+        }
+    }
+}
+
+fn truncate(s: &str) -> String {
+    s.chars().take(120).collect()
+}
+
+fn parse_info(line: &str, best: &mut BestMove) {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let mut i = 1;
+    while i < words.len() {
+        match words[i] {
+            "depth" => best.depth = words.get(i + 1).and_then(|d| d.parse().ok()).or(best.depth),
+            "score" => match words.get(i + 1).copied() {
+                Some("win") => {
+                    best.score = words.get(i + 2).and_then(|n| n.parse::<i32>().ok()).map(|n| 30_000 - n)
+                }
+                Some("loss") => {
+                    best.score = words.get(i + 2).and_then(|n| n.parse::<i32>().ok()).map(|n| n - 30_000)
+                }
+                Some(v) => best.score = v.parse().ok().or(best.score),
+                None => {}
+            },
+            "pv" | "string" => return,
+            _ => {}
+        }
+        i += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn info_lines() {
+        let mut b = BestMove::default();
+        parse_info("info depth 5 score -120 nodes 100 pv d3e3+", &mut b);
+        assert_eq!((b.score, b.depth), (Some(-120), Some(5)));
+        parse_info("info depth 7 score win 3", &mut b);
+        assert_eq!((b.score, b.depth), (Some(29_997), Some(7)));
+        parse_info("info string score 5", &mut b);
+        assert_eq!(b.score, Some(29_997));
+    }
+}

@@ -1,0 +1,401 @@
+//! Running a match: pairs of games from shared openings, spread over worker threads, counted
+//! in pair order (so the statistics, the SPRT stopping point and the record file do not depend
+//! on the number of threads for depth- or node-limited engines), saved as they finish.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::channel;
+use std::time::Instant;
+
+use fanorona_core::{Color, DrawRules, Position};
+use fanorona_data::{GameRecord, RecordWriter};
+use fanorona_engine::Rng;
+use serde::{Deserialize, Serialize};
+
+use crate::EvalError;
+use crate::external::ExternalEngine;
+use crate::game::{Played, play_game};
+use crate::openings::{OpeningSource, openings};
+use crate::report::{FaultRecord, GameSummary, MatchReport, Tally};
+use crate::seat::Seat;
+use crate::spec::{EngineKind, EngineSpec};
+use crate::state::{self, MatchState};
+use crate::stats::{EloEstimate, Pentanomial, SprtConfig, SprtVerdict, Wdl};
+
+/// A match between two engines.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MatchConfig {
+    /// Engine 0 (the one the statistics speak for) and engine 1.
+    pub engines: [EngineSpec; 2],
+    /// Games to play, rounded up to whole pairs.
+    pub games: u64,
+    /// Where the openings come from.
+    pub openings: OpeningSource,
+    /// Seed of the openings and of the players' random streams.
+    pub seed: u64,
+    /// Draw rules.
+    pub rules: DrawRules,
+    /// Stop as soon as this test decides.
+    pub sprt: Option<SprtConfig>,
+    /// Games played at once.
+    #[serde(skip, default = "one")]
+    pub concurrency: usize,
+    /// Output directory for `games.bin` and `state.json` (none: nothing is written).
+    #[serde(skip)]
+    pub out: Option<PathBuf>,
+    /// Continue the match saved in `out` instead of starting over.
+    #[serde(skip)]
+    pub resume: bool,
+    /// Keep every game record in the report.
+    #[serde(skip)]
+    pub keep_records: bool,
+}
+
+fn one() -> usize {
+    1
+}
+
+impl MatchConfig {
+    /// A match of `games` games between two engines with default settings: openings
+    /// `random:plies=6`, seed 1, the default draw rules, one thread, no SPRT, no output.
+    pub fn new(first: EngineSpec, second: EngineSpec, games: u64) -> MatchConfig {
+        MatchConfig {
+            engines: [first, second],
+            games,
+            openings: OpeningSource::Random { plies: 6, imbalance: 2 },
+            seed: 1,
+            rules: DrawRules::default(),
+            sprt: None,
+            concurrency: 1,
+            out: None,
+            resume: false,
+            keep_records: false,
+        }
+    }
+
+    /// Pairs to play.
+    pub fn pairs(&self) -> u64 {
+        self.games.div_ceil(2)
+    }
+
+    /// The configuration saved in an output directory (for `--resume`), with `out` set.
+    ///
+    /// # Errors
+    /// [`EvalError::Resume`] when there is no readable state file.
+    pub fn load(dir: &std::path::Path) -> Result<MatchConfig, EvalError> {
+        let mut c = MatchState::load(dir)?.config;
+        c.out = Some(dir.to_path_buf());
+        c.resume = true;
+        Ok(c)
+    }
+
+    fn same_match(&self, other: &MatchConfig) -> bool {
+        let strip = |c: &MatchConfig| MatchConfig {
+            concurrency: 1,
+            out: None,
+            resume: false,
+            keep_records: false,
+            ..c.clone()
+        };
+        strip(self) == strip(other)
+    }
+}
+
+/// A snapshot for progress displays, after each counted pair.
+#[derive(Clone, Debug)]
+pub struct Progress {
+    /// Games counted.
+    pub games: u64,
+    /// Games planned.
+    pub planned: u64,
+    /// Engine 0's results.
+    pub wdl: Wdl,
+    /// Pair results.
+    pub pentanomial: Pentanomial,
+    /// Current Elo estimate.
+    pub elo: Option<EloEstimate>,
+    /// Current LLR with the bounds, when an SPRT runs.
+    pub llr: Option<(f64, f64, f64)>,
+}
+
+/// One pair as a worker hands it over.
+struct PairDone {
+    pair: u64,
+    played: [Played; 2],
+}
+
+/// Plays a match (see [`MatchConfig`]), calling `progress` after every counted pair.
+///
+/// # Errors
+/// [`EvalError`] for an invalid configuration, an engine that cannot be built or started, an
+/// output directory that cannot be written or resumed. Engine faults during games are results.
+pub fn run_match(
+    config: &MatchConfig,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<MatchReport, EvalError> {
+    let started = Instant::now();
+    if config.games == 0 {
+        return Err(EvalError::Config("games must be at least 1".into()));
+    }
+    if config.concurrency == 0 {
+        return Err(EvalError::Config("concurrency must be at least 1".into()));
+    }
+    let names = [config.engines[0].name.clone(), config.engines[1].name.clone()];
+    if config.resume && config.out.is_none() {
+        return Err(EvalError::Config("resume needs an output directory".into()));
+    }
+    // Check what can be checked before any game: specs build, programs start.
+    for e in &config.engines {
+        Seat::new(e)?;
+        if let EngineKind::External(x) = &e.kind {
+            let eng = ExternalEngine::start(x)
+                .map_err(|f| EvalError::EngineStart { name: e.name.clone(), reason: f.reason })?;
+            eng.shutdown();
+        }
+    }
+    let total_pairs = config.pairs();
+    let openings = openings(&config.openings, total_pairs as usize, config.seed)?;
+
+    let mut tally = Tally::default();
+    let mut summaries: Vec<GameSummary> = Vec::new();
+    let mut records: Vec<GameRecord> = Vec::new();
+    let mut writer: Option<RecordWriter> = None;
+    let mut finished = false;
+    if let Some(dir) = &config.out {
+        if config.resume {
+            let st = MatchState::load(dir)?;
+            if !st.config.same_match(config) {
+                return Err(EvalError::Resume {
+                    dir: dir.clone(),
+                    reason: "the saved match has a different configuration".into(),
+                });
+            }
+            let (w, kept) = state::reopen_games(dir, config, (st.pairs_done * 2) as usize)?;
+            summaries = state::summaries_from_records(&kept, &st.faults);
+            for pair in summaries.chunks(2) {
+                if let [a, b] = pair {
+                    tally.add_pair(&[a.clone(), b.clone()]);
+                }
+            }
+            finished = st.finished;
+            if config.keep_records {
+                records = kept;
+            }
+            writer = Some(w);
+        } else {
+            if dir.join(state::STATE_FILE).exists() {
+                return Err(EvalError::Config(format!(
+                    "{} already holds a match (use --resume to continue it, or another directory)",
+                    dir.display()
+                )));
+            }
+            writer = Some(state::create_games(dir, config)?);
+            MatchState {
+                version: 1,
+                config: config.clone(),
+                pairs_done: 0,
+                faults: Vec::new(),
+                finished: false,
+            }
+            .save(dir)?;
+        }
+    }
+    let done_pairs = summaries.len() as u64 / 2;
+    let sprt_now = |t: &Tally| t.sprt(config.sprt.as_ref());
+    let decided = |t: &Tally| sprt_now(t).is_some_and(|r| r.verdict != SprtVerdict::Continue);
+    let already_over = finished || done_pairs >= total_pairs || decided(&tally);
+
+    let stop = AtomicBool::new(false);
+    let next = AtomicUsize::new(done_pairs as usize);
+    let mut games_this_run = 0;
+    let mut stopped_early = false;
+    let mut failure: Option<EvalError> = None;
+    if !already_over {
+        std::thread::scope(|scope| {
+            let (tx, rx) = channel::<Result<PairDone, EvalError>>();
+            let workers = config.concurrency.min((total_pairs - done_pairs) as usize).max(1);
+            for _ in 0..workers {
+                let tx = tx.clone();
+                let (stop, next, openings) = (&stop, &next, &openings);
+                scope.spawn(move || worker(config, openings, total_pairs, next, stop, &tx));
+            }
+            drop(tx);
+            let mut pending: BTreeMap<u64, PairDone> = BTreeMap::new();
+            let mut expect = done_pairs;
+            for msg in rx {
+                let done = match msg {
+                    Ok(d) => d,
+                    Err(e) => {
+                        failure.get_or_insert(e);
+                        stop.store(true, Ordering::Relaxed);
+                        continue;
+                    }
+                };
+                if stop.load(Ordering::Relaxed) {
+                    continue;
+                }
+                pending.insert(done.pair, done);
+                while let Some(done) = pending.remove(&expect) {
+                    expect += 1;
+                    let r = count_pair(
+                        config,
+                        &names,
+                        done,
+                        &mut tally,
+                        &mut summaries,
+                        &mut records,
+                        writer.as_mut(),
+                    );
+                    if let Err(e) = r {
+                        failure.get_or_insert(e);
+                        stop.store(true, Ordering::Relaxed);
+                        break;
+                    }
+                    games_this_run += 2;
+                    let sprt = sprt_now(&tally);
+                    progress(&Progress {
+                        games: tally.wdl.games(),
+                        planned: total_pairs * 2,
+                        wdl: tally.wdl,
+                        pentanomial: tally.penta,
+                        elo: tally.penta.elo(),
+                        llr: sprt.map(|s| (s.llr, s.bounds.0, s.bounds.1)),
+                    });
+                    let is_decided = sprt.is_some_and(|s| s.verdict != SprtVerdict::Continue);
+                    let all = expect >= total_pairs;
+                    if let Some(dir) = &config.out {
+                        let st = MatchState {
+                            version: 1,
+                            config: config.clone(),
+                            pairs_done: expect,
+                            faults: tally.faults.clone(),
+                            finished: is_decided || all,
+                        };
+                        if let Err(e) = st.save(dir) {
+                            failure.get_or_insert(e);
+                            stop.store(true, Ordering::Relaxed);
+                            break;
+                        }
+                    }
+                    if is_decided || all {
+                        stopped_early = is_decided && !all;
+                        stop.store(true, Ordering::Relaxed);
+                        break;
+                    }
+                }
+            }
+        });
+    }
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    if let Some(w) = writer {
+        w.finish()?;
+    }
+    let mut report = MatchReport::from_tally(names, &tally, total_pairs * 2, sprt_now(&tally));
+    report.stopped_early = stopped_early || (decided(&tally) && tally.penta.pairs() < total_pairs);
+    report.seconds = started.elapsed().as_secs_f64();
+    report.games_this_run = games_this_run;
+    report.records = records;
+    Ok(report)
+}
+
+/// Seed of engine `engine`'s seat in game `game`.
+fn seat_seed(seed: u64, game: u64, engine: usize) -> u64 {
+    Rng::derive(seed, game * 2 + engine as u64).next_u64()
+}
+
+fn worker(
+    config: &MatchConfig,
+    openings: &[Position],
+    total_pairs: u64,
+    next: &AtomicUsize,
+    stop: &AtomicBool,
+    tx: &std::sync::mpsc::Sender<Result<PairDone, EvalError>>,
+) {
+    let mut seats = match (Seat::new(&config.engines[0]), Seat::new(&config.engines[1])) {
+        (Ok(a), Ok(b)) => [a, b],
+        (Err(e), _) | (_, Err(e)) => {
+            let _ = tx.send(Err(e));
+            return;
+        }
+    };
+    'pairs: loop {
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+        let pair = next.fetch_add(1, Ordering::Relaxed) as u64;
+        if pair >= total_pairs {
+            break;
+        }
+        let start = openings[pair as usize];
+        let mut played = Vec::with_capacity(2);
+        for k in 0..2u64 {
+            let game = pair * 2 + k;
+            // Game 0: engine 0 White; game 1: colours swapped.
+            let (w, b) = if k == 0 { (0, 1) } else { (1, 0) };
+            let seeds = [seat_seed(config.seed, game, w), seat_seed(config.seed, game, b)];
+            let [s0, s1] = &mut seats;
+            let (white, black) = if k == 0 { (s0, s1) } else { (s1, s0) };
+            match play_game(start, config.rules, white, black, seeds, stop) {
+                Some(p) => played.push(p),
+                None => break 'pairs,
+            }
+        }
+        let Ok(played) = <[Played; 2]>::try_from(played) else { break };
+        if tx.send(Ok(PairDone { pair, played })).is_err() {
+            break;
+        }
+    }
+    for s in seats {
+        s.shutdown();
+    }
+}
+
+fn count_pair(
+    config: &MatchConfig,
+    names: &[String; 2],
+    done: PairDone,
+    tally: &mut Tally,
+    summaries: &mut Vec<GameSummary>,
+    records: &mut Vec<GameRecord>,
+    writer: Option<&mut RecordWriter>,
+) -> Result<(), EvalError> {
+    let mut pair_summaries = Vec::with_capacity(2);
+    let mut pair_records = Vec::with_capacity(2);
+    for (k, p) in done.played.into_iter().enumerate() {
+        let index = done.pair * 2 + k as u64;
+        let white_engine = k;
+        let (white, black) = (&names[white_engine], &names[1 - white_engine]);
+        let record = GameRecord::from_game(&p.game, &p.info, index, white, black)
+            .map_err(|e| EvalError::Config(format!("game {index} cannot be recorded: {e}")))?;
+        let outcome = record.outcome;
+        let fault = p.fault.map(|(side, f)| FaultRecord {
+            engine: if side == Color::White { white_engine } else { 1 - white_engine },
+            reason: format!("{}: {}", f.termination, f.reason),
+        });
+        pair_summaries.push(GameSummary {
+            index,
+            pair: done.pair,
+            white_engine,
+            outcome,
+            plies: record.len(),
+            fault,
+        });
+        pair_records.push(record);
+    }
+    if let Some(w) = writer {
+        for r in &pair_records {
+            w.write(r)?;
+        }
+        w.flush()?;
+    }
+    let pair: [GameSummary; 2] = [pair_summaries[0].clone(), pair_summaries[1].clone()];
+    tally.add_pair(&pair);
+    summaries.extend(pair_summaries);
+    if config.keep_records {
+        records.extend(pair_records);
+    }
+    Ok(())
+}

@@ -1,0 +1,216 @@
+//! A seat at the board: an in-process player or an external engine, behind one interface
+//! that turns every engine fault into a [`Fault`].
+
+use std::time::Duration;
+
+use fanorona_core::{Color, Game, Move, MoveError, Position, Termination};
+use fanorona_data::TurnInfo;
+use fanorona_engine::{Player, PlayerSpec, Rng};
+
+use crate::EvalError;
+use crate::external::{ExternalEngine, Fault};
+use crate::spec::{EngineKind, EngineSpec, ExternalSpec};
+
+/// One engine of a match, as one worker thread runs it.
+pub(crate) enum Seat {
+    /// An in-process player. Players whose choices depend on their random stream (random,
+    /// greedy) are rebuilt with each game's seed, so that results do not depend on which
+    /// worker played which games; searching players are reused and told `new_game`.
+    Player { spec: PlayerSpec, player: Box<dyn Player>, rebuild: bool },
+    /// An external program, started on first use and restarted after a fault.
+    External { spec: ExternalSpec, engine: Option<ExternalEngine> },
+}
+
+impl std::fmt::Debug for Seat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Seat::Player { spec, .. } => write!(f, "Seat::Player({spec})"),
+            Seat::External { spec, .. } => write!(f, "Seat::External({})", spec.program.display()),
+        }
+    }
+}
+
+/// What a seat needs to know about the clocks before a turn.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ClockState {
+    /// Milliseconds left for White and Black (`None`: that side has no clock).
+    pub remaining: [Option<i64>; 2],
+    /// Increments of White and Black.
+    pub inc: [u64; 2],
+}
+
+impl Seat {
+    pub(crate) fn new(engine: &EngineSpec) -> Result<Seat, EvalError> {
+        Ok(match &engine.kind {
+            EngineKind::Player(spec) => {
+                let player = spec
+                    .build(0)
+                    .map_err(|e| EvalError::Spec { spec: engine.text.clone(), reason: e.to_string() })?;
+                let rebuild = matches!(spec, PlayerSpec::Random | PlayerSpec::Greedy);
+                Seat::Player { spec: spec.clone(), player, rebuild }
+            }
+            EngineKind::External(spec) => Seat::External { spec: spec.clone(), engine: None },
+        })
+    }
+
+    /// Prepares a new game; `seed` is the game's seed for this seat.
+    pub(crate) fn new_game(&mut self, seed: u64) -> Result<(), Fault> {
+        match self {
+            Seat::Player { spec, player, rebuild } => {
+                if *rebuild {
+                    let s = Rng::new(seed).next_u64();
+                    *player = spec.build(s).map_err(|e| Fault::failure(e.to_string()))?;
+                }
+                player.new_game();
+                Ok(())
+            }
+            Seat::External { spec, engine } => {
+                if engine.is_none() {
+                    *engine = Some(ExternalEngine::start(spec)?);
+                }
+                let e = engine.as_mut().ok_or_else(|| Fault::failure("engine missing"))?;
+                let r = e.send("newgame").and_then(|()| e.sync());
+                if r.is_err() {
+                    *engine = None;
+                }
+                r
+            }
+        }
+    }
+
+    /// The clock this seat plays under, if any.
+    pub(crate) fn clock(&self) -> Option<crate::spec::Clock> {
+        match self {
+            Seat::External { spec, .. } => spec.clock,
+            Seat::Player { .. } => None,
+        }
+    }
+
+    /// Picks a turn in `game` (not over). Returns the turn (legal) with its info and how long
+    /// it took, or the fault that loses the game; an external engine is dropped (killed) after
+    /// a fault and restarted for the next game.
+    pub(crate) fn choose(
+        &mut self,
+        game: &Game,
+        clocks: &ClockState,
+    ) -> Result<(Move, TurnInfo, Duration), Fault> {
+        match self {
+            Seat::Player { player, .. } => {
+                let t = std::time::Instant::now();
+                let d = player.choose(game);
+                if !game.legal_moves().contains(&d.mv) {
+                    return Err(Fault {
+                        termination: Termination::IllegalMove,
+                        reason: format!("player {} chose {} which is not legal", player.name(), d.mv),
+                    });
+                }
+                let info = TurnInfo {
+                    score: d.score,
+                    depth: d.depth.map(|x| x.min(u16::MAX as u32) as u16),
+                    exploration: false,
+                };
+                Ok((d.mv, info, t.elapsed()))
+            }
+            Seat::External { spec, engine } => {
+                let r = Self::choose_external(spec, engine, game, clocks);
+                if r.is_err() {
+                    *engine = None;
+                }
+                r
+            }
+        }
+    }
+
+    fn choose_external(
+        spec: &ExternalSpec,
+        engine: &mut Option<ExternalEngine>,
+        game: &Game,
+        clocks: &ClockState,
+    ) -> Result<(Move, TurnInfo, Duration), Fault> {
+        let e = engine.as_mut().ok_or_else(|| Fault::failure("engine not running"))?;
+        e.send(&position_command(game))?;
+        let mover = game.position().turn();
+        let mut go = format!("go{}", spec.go_limits());
+        if let Some(mine) = clocks.remaining[mover.index()] {
+            let other = clocks.remaining[mover.other().index()].unwrap_or(mine);
+            let (w, b) = if mover == Color::White { (mine, other) } else { (other, mine) };
+            let inc = clocks.inc[mover.index()];
+            go.push_str(&format!(" wtime {} btime {} winc {inc} binc {inc}", w.max(0), b.max(0)));
+        }
+        let limit = spec.turn_deadline(clocks.remaining[mover.index()]);
+        let (best, took) = e.go(&go, limit)?;
+        let pos = game.position();
+        let mv = parse_bestmove(pos, &best.text)?;
+        let info = TurnInfo {
+            score: best.score,
+            depth: best.depth.map(|x| x.min(u16::MAX as u32) as u16),
+            exploration: false,
+        };
+        Ok((mv, info, took))
+    }
+
+    /// Stops external engines politely.
+    pub(crate) fn shutdown(self) {
+        if let Seat::External { engine: Some(e), .. } = self {
+            e.shutdown();
+        }
+    }
+}
+
+fn parse_bestmove(pos: &Position, text: &str) -> Result<Move, Fault> {
+    if text.is_empty() {
+        return Err(Fault::failure("bestmove without a turn"));
+    }
+    if text == "none" {
+        return Err(Fault {
+            termination: Termination::IllegalMove,
+            reason: "bestmove none although legal turns exist".into(),
+        });
+    }
+    pos.parse_move(text).map_err(|e| match e {
+        MoveError::Parse(p) => Fault::failure(format!("unreadable bestmove {text:?}: {p}")),
+        MoveError::Illegal(i) => {
+            Fault { termination: Termination::IllegalMove, reason: format!("bestmove {text}: {i}") }
+        }
+    })
+}
+
+/// `position startpos|fen ... [moves ...]` for the game so far.
+pub(crate) fn position_command(game: &Game) -> String {
+    let mut s = if *game.start() == Position::start() {
+        "position startpos".to_string()
+    } else {
+        format!("position fen {}", game.start())
+    };
+    if !game.moves().is_empty() {
+        s.push_str(" moves");
+        for m in game.moves() {
+            s.push(' ');
+            s.push_str(&m.to_string());
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fanorona_core::DrawRules;
+
+    #[test]
+    fn position_lines_and_bestmove_faults() {
+        let mut g = Game::new(Position::start(), DrawRules::default());
+        assert_eq!(position_command(&g), "position startpos");
+        let m = g.position().parse_move("d3e3+").unwrap();
+        g.play(&m).unwrap();
+        assert_eq!(position_command(&g), "position startpos moves d3e3+");
+        let p: Position = "9/9/9/9/W1B6 w".parse().unwrap();
+        let g = Game::new(p, DrawRules::default());
+        assert_eq!(position_command(&g), "position fen 9/9/9/9/W1B6 w");
+
+        assert_eq!(parse_bestmove(&p, "a1b1+").unwrap().to_string(), "a1b1+");
+        assert_eq!(parse_bestmove(&p, "a1a2").unwrap_err().termination, Termination::IllegalMove);
+        assert_eq!(parse_bestmove(&p, "hello").unwrap_err().termination, Termination::EngineFailure);
+        assert_eq!(parse_bestmove(&p, "none").unwrap_err().termination, Termination::IllegalMove);
+    }
+}
