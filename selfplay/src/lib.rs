@@ -1,1 +1,29 @@
-//! fanorona-selfplay (work in progress).
+//! Fanorona self-play: plays games between two players (from `fanorona-engine` player specs)
+//! with randomised openings and exploration, in parallel, deterministic whatever the thread
+//! count, shardable across machines, resumable after a kill; writes `fanorona-data` record
+//! files.
+//!
+//! ```no_run
+//! use fanorona_selfplay::{SelfplayConfig, generate};
+//!
+//! let config = SelfplayConfig { games: 100, threads: 2, ..SelfplayConfig::default() };
+//! let summary = generate(&config, "games.bin".as_ref(), false, &mut |p| eprintln!("{}/{}", p.done, p.total))?;
+//! println!("{} distinct positions", summary.stats.distinct_positions);
+//! # Ok::<(), fanorona_selfplay::SelfplayError>(())
+//! ```
+#![deny(missing_docs)]
+
+mod config;
+mod error;
+pub mod explore;
+mod generate;
+mod play;
+mod shard;
+mod summary;
+
+pub use config::{DEFAULT_SPEC, Exploration, RunConfig, SelfplayConfig, default_spec};
+pub use error::SelfplayError;
+pub use generate::{generate, part_path};
+pub use play::{game_seed, play_game};
+pub use shard::{SHARD_COUNT_ENV, Shard};
+pub use summary::{Progress, Summary};

@@ -1,0 +1,65 @@
+//! [`SelfplayError`].
+
+use std::path::PathBuf;
+
+use fanorona_data::DataError;
+use fanorona_engine::SpecError;
+
+/// Why a self-play run failed.
+#[derive(Debug, thiserror::Error)]
+pub enum SelfplayError {
+    /// A configuration value is out of range.
+    #[error("invalid configuration: {0}")]
+    Config(String),
+    /// A player spec could not be built.
+    #[error("cannot build player {spec}: {source}")]
+    Player {
+        /// The spec.
+        spec: String,
+        /// Why.
+        #[source]
+        source: SpecError,
+    },
+    /// A player answered with a turn that is not legal (an engine bug).
+    #[error("game {game}, turn {ply}: player {player} chose {mv}, which is not legal in {position}")]
+    IllegalDecision {
+        /// Game index.
+        game: u64,
+        /// Ply.
+        ply: usize,
+        /// The player's spec.
+        player: String,
+        /// The turn in notation.
+        mv: String,
+        /// The position.
+        position: String,
+    },
+    /// Reading or writing the output failed.
+    #[error(transparent)]
+    Data(#[from] DataError),
+    /// The file to resume belongs to another run.
+    #[error("cannot resume {path}: {what}")]
+    Resume {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        what: String,
+    },
+    /// The thread pool could not be built.
+    #[error("cannot start {threads} threads: {what}")]
+    Threads {
+        /// Threads asked for.
+        threads: usize,
+        /// Why.
+        what: String,
+    },
+    /// An I/O operation outside the record file (renaming the output).
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        #[source]
+        source: std::io::Error,
+    },
+}

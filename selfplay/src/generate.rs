@@ -1,0 +1,179 @@
+//! [`generate`]: a whole self-play run, in parallel, written in game order.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::time::Instant;
+
+use fanorona_data::stats::Stats;
+use fanorona_data::{RecordReader, RecordWriter};
+
+use crate::{Progress, SelfplayConfig, SelfplayError, Summary, play_game};
+
+/// The file a run writes to until it is complete: `OUT.part`.
+pub fn part_path(out: &Path) -> PathBuf {
+    let mut s = out.as_os_str().to_os_string();
+    s.push(".part");
+    PathBuf::from(s)
+}
+
+/// Runs `config` and writes its games to `out`.
+///
+/// Games are played on `config.threads` threads and written in game order, so the file is
+/// byte-identical whatever the thread count. The file is written as `OUT.part`, flushed after
+/// every game, and renamed to `out` when complete; a killed run loses at most the games being
+/// played. With `resume`, an existing `OUT.part` (or a complete `out` with fewer games) of the
+/// same run is repaired (a truncated last record is cut off) and continued from its next game;
+/// the result is the file an uninterrupted run writes.
+///
+/// `progress` is called on the calling thread after every game written.
+///
+/// # Errors
+/// A bad configuration or player spec, a file that belongs to another run, an I/O error, or
+/// a player returning an illegal turn (the games before it stay in `OUT.part`).
+pub fn generate(
+    config: &SelfplayConfig,
+    out: &Path,
+    resume: bool,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<Summary, SelfplayError> {
+    config.check()?;
+    for spec in [&config.white, &config.black] {
+        spec.build(0).map_err(|source| SelfplayError::Player { spec: spec.to_string(), source })?;
+    }
+    let t0 = Instant::now();
+    let part = part_path(out);
+    let header = config.header();
+    let mut stats = Stats::new();
+    let mut resumed_games = 0;
+    let mut repaired_bytes = 0;
+    let io = |path: &Path, source| SelfplayError::Io { path: path.to_path_buf(), source };
+    let existing = if resume && part.exists() {
+        Some(part.clone())
+    } else if resume && out.exists() {
+        std::fs::rename(out, &part).map_err(|e| io(out, e))?;
+        Some(part.clone())
+    } else {
+        None
+    };
+    let mut writer = match existing {
+        Some(path) => {
+            let mut reader = RecordReader::open(&path)?;
+            let found = reader.header().clone();
+            let mismatch = |what: String| SelfplayError::Resume { path: path.clone(), what };
+            found.same_run(&header).map_err(|e| mismatch(format!("it is another run: {e}")))?;
+            if found.shard != header.shard {
+                return Err(mismatch(format!("it is shard {}, not {}", found.shard, header.shard)));
+            }
+            for rec in reader.by_ref() {
+                match rec {
+                    Ok(r) => stats.add_replayed(&r),
+                    Err(e) if e.is_truncation() => break,
+                    Err(e) => return Err(e.into()),
+                }
+            }
+            let (w, info) = RecordWriter::append(&path)?;
+            if info.records > config.games {
+                return Err(mismatch(format!(
+                    "it has {} games, more than the {} asked for",
+                    info.records, config.games
+                )));
+            }
+            resumed_games = info.records;
+            repaired_bytes = info.repaired_bytes;
+            w
+        }
+        None => RecordWriter::create(&part, &header)?,
+    };
+    let threads = if config.threads == 0 { rayon::current_num_threads() } else { config.threads };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| SelfplayError::Threads { threads, what: e.to_string() })?;
+
+    let start = writer.records();
+    let next = AtomicU64::new(start);
+    let stop = AtomicBool::new(false);
+    let mut played = 0u64;
+    let mut turns = 0u64;
+    let mut failure: Option<SelfplayError> = None;
+    let (tx, rx) = mpsc::channel();
+    pool.in_place_scope(|s| {
+        for _ in 0..threads {
+            let tx = tx.clone();
+            let (next, stop) = (&next, &stop);
+            s.spawn(move |_| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= config.games || stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let r = play_game(config, config.global_index(i));
+                    if tx.send((i, r)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut pending = BTreeMap::new();
+        let mut want = start;
+        for (i, r) in rx {
+            if failure.is_some() {
+                continue;
+            }
+            match r {
+                Err(e) => {
+                    stop.store(true, Ordering::Relaxed);
+                    failure = Some(e);
+                    continue;
+                }
+                Ok(r) => {
+                    pending.insert(i, r);
+                }
+            }
+            while let Some(r) = pending.remove(&want) {
+                if let Err(e) = writer.write(&r).and_then(|()| writer.flush()) {
+                    stop.store(true, Ordering::Relaxed);
+                    failure = Some(e.into());
+                    break;
+                }
+                want += 1;
+                played += 1;
+                turns += r.turns.len() as u64;
+                stats.add_replayed(&r);
+                progress(&Progress {
+                    done: want,
+                    total: config.games,
+                    played,
+                    white_wins: stats.white_wins,
+                    black_wins: stats.black_wins,
+                    draws: stats.draws,
+                    mean_length: stats.mean_length(),
+                    elapsed_s: t0.elapsed().as_secs_f64(),
+                });
+            }
+        }
+    });
+    if let Some(e) = failure {
+        let _ = writer.flush();
+        return Err(e);
+    }
+    writer.finish()?;
+    std::fs::rename(&part, out).map_err(|e| io(out, e))?;
+    let elapsed_s = t0.elapsed().as_secs_f64();
+    Ok(Summary {
+        out: out.display().to_string(),
+        shard: config.shard.to_string(),
+        seed: config.seed,
+        resumed_games,
+        repaired_bytes,
+        played,
+        elapsed_s,
+        games_per_s: played as f64 / elapsed_s.max(1e-9),
+        turns_per_s: turns as f64 / elapsed_s.max(1e-9),
+        threads,
+        stats,
+    })
+}
