@@ -1,0 +1,97 @@
+//! `fanorona perft` and `fanorona show` from the outside: output format, bad input, exit codes.
+
+use std::process::{Command, Output};
+
+fn fanorona(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fanorona")).args(args).output().expect("run fanorona")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn perft_plain_ends_with_nodes_line() {
+    let o = fanorona(&["perft", "--depth", "4"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert_eq!(out.lines().last(), Some("nodes 18026"));
+}
+
+#[test]
+fn perft_json_and_divide() {
+    let o = fanorona(&["perft", "--depth", "3", "--divide", "--json", "--threads", "2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("one JSON object");
+    assert_eq!(v["depth"], 3);
+    assert_eq!(v["nodes"], 724);
+    assert!(v["seconds"].as_f64().is_some());
+    assert!(v["nodes_per_second"].as_f64().is_some());
+    let divide = v["divide"].as_array().expect("divide list");
+    assert_eq!(divide.len(), 5);
+    assert_eq!(divide.iter().map(|d| d["nodes"].as_u64().unwrap_or(0)).sum::<u64>(), 724);
+
+    let o = fanorona(&["perft", "--depth", "2", "--divide"]);
+    let out = stdout(&o);
+    assert!(out.contains("d3e3-: "), "{out}");
+    assert_eq!(out.lines().last(), Some("nodes 39"));
+}
+
+#[test]
+fn perft_of_a_given_position() {
+    let o = fanorona(&["perft", "--depth", "1", "--position", "9/9/B1B6/BW7/9 w"]);
+    assert_eq!(stdout(&o).lines().last(), Some("nodes 5"));
+}
+
+#[test]
+fn show_draws_the_board_and_lists_turns() {
+    let o = fanorona(&["show"]);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    assert!(out.contains("a b c d e f g h i"), "{out}");
+    assert!(out.contains("5 legal capturing turns"), "{out}");
+    for t in ["d2e3+", "e2e3+", "f2e3+", "d3e3+", "d3e3-"] {
+        assert!(out.contains(t), "{t} missing from {out}");
+    }
+    let o = fanorona(&["show", "--position", "9/9/9/BB7/WB7 w", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("json");
+    assert_eq!(v["moves"].as_array().map(Vec::len), Some(0));
+}
+
+#[test]
+fn malformed_positions_exit_2_and_say_why() {
+    let cases = [
+        ("9/9/9/9/8 w", "row 1"),
+        ("9/9/9/9/WWWWWWWWWW w", "row 1"),
+        ("9/9/4X4/9/9 w", "unknown character"),
+        ("WWWWWWWWW/WWWWWWWWW/WWWWW4/9/9 w", "23 stones"),
+        ("9/9/9/9/9", "missing side"),
+        ("9/9/9/9 w", "5 rows"),
+    ];
+    for (pos, needle) in cases {
+        for cmd in ["perft", "show"] {
+            let mut args = vec![cmd, "--position", pos];
+            if cmd == "perft" {
+                args.extend(["--depth", "1"]);
+            }
+            let o = fanorona(&args);
+            assert_eq!(o.status.code(), Some(2), "{cmd} {pos}");
+            let err = stderr(&o);
+            assert!(err.contains(needle), "{cmd} {pos}: {err}");
+            assert!(!err.contains("panicked"), "{err}");
+        }
+    }
+}
+
+#[test]
+fn bad_usage_exits_2() {
+    assert_eq!(fanorona(&["perft"]).status.code(), Some(2));
+    assert_eq!(fanorona(&["perft", "--depth", "x"]).status.code(), Some(2));
+    assert_eq!(fanorona(&["perft", "--depth", "2", "--threads", "0"]).status.code(), Some(2));
+    assert_eq!(fanorona(&["no-such-command"]).status.code(), Some(2));
+    assert_eq!(fanorona(&["--help"]).status.code(), Some(0));
+}
