@@ -1,2 +1,36 @@
 //! The learned value network: its declaration, file format and plain-Rust forward pass.
-//! (Being written.)
+//!
+//! - [`Architecture`] declares the network once: the input [`Encoding`] and the hidden layer
+//!   sizes. The trainer (fanorona-train) builds its burn model from the same declaration.
+//! - [`encode`] turns a position into the network's inputs: side-to-move-relative stone planes
+//!   (45 "own" + 45 "enemy" inputs, the board turned 180 degrees when Black is to move, so
+//!   both sides see their own stones at the bottom).
+//! - [`Network`] holds the weights and runs the forward pass (ReLU hidden layers, tanh output,
+//!   a value in [-1, 1] for the side to move); it reads and writes the versioned network file
+//!   format described in `nn/FORMAT.md`.
+//! - [`Accumulator`] keeps the first layer's pre-activations for both perspectives and updates
+//!   them when a turn moves one stone and removes the captured ones (NNUE-style).
+//! - [`NetEvaluator`] is the search's [`crate::eval::Evaluator`] over a network; it maps the
+//!   value to centi-stones with [`value_to_score`].
+#![doc = include_str!("nn/FORMAT.md")]
+
+mod accumulator;
+mod arch;
+mod bench;
+mod checksum;
+mod encode;
+mod error;
+mod evaluator;
+mod format;
+mod network;
+mod scale;
+
+pub use accumulator::Accumulator;
+pub use arch::{Architecture, Encoding, MAX_HIDDEN_LAYERS, MAX_LAYER_SIZE};
+pub use bench::{BenchFigures, bench_evals_per_second};
+pub use encode::{INPUTS, encode, feature_index};
+pub use error::{FormatError, NetError};
+pub use evaluator::NetEvaluator;
+pub use format::{FORMAT_VERSION, MAGIC};
+pub use network::{Layer, Network};
+pub use scale::{SCORE_SCALE, score_to_value, value_to_score};

@@ -1,0 +1,191 @@
+//! The network's declaration: input encoding and layer sizes.
+
+use core::fmt;
+use core::str::FromStr;
+
+use super::FormatError;
+
+/// Most hidden layers a network may have.
+pub const MAX_HIDDEN_LAYERS: usize = 8;
+/// Most neurons in one layer.
+pub const MAX_LAYER_SIZE: usize = 4096;
+
+/// How a position becomes the network's input vector.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Encoding {
+    /// Side-to-move-relative stone planes: input `i` in `0..45` is 1 when the side to move has
+    /// a stone on point `i`, input `45 + i` when the opponent has one; when Black is to move the
+    /// board is first turned 180 degrees (point `i` becomes `44 - i`), so each side sees its own
+    /// stones start at the bottom. 90 inputs, each 0 or 1.
+    StonePlanes,
+}
+
+impl Encoding {
+    /// Its identifier in the network file header.
+    pub const fn id(self) -> u32 {
+        match self {
+            Encoding::StonePlanes => 1,
+        }
+    }
+
+    /// The encoding with file identifier `id`.
+    pub const fn from_id(id: u32) -> Option<Encoding> {
+        match id {
+            1 => Some(Encoding::StonePlanes),
+            _ => None,
+        }
+    }
+
+    /// Number of inputs.
+    pub const fn inputs(self) -> usize {
+        match self {
+            Encoding::StonePlanes => super::INPUTS,
+        }
+    }
+}
+
+impl fmt::Display for Encoding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Encoding::StonePlanes => "stones",
+        })
+    }
+}
+
+/// A value network: the encoding, then fully connected layers of the given hidden sizes with
+/// ReLU, then one output neuron with tanh.
+///
+/// `Display` writes the layer sizes, e.g. `stones:90-128-32-1`; `FromStr` reads the hidden sizes
+/// as a list, e.g. `128,32` (or the full display form).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Architecture {
+    /// The input encoding.
+    pub encoding: Encoding,
+    /// Hidden layer sizes, first layer first (may be empty: a linear model with tanh).
+    pub hidden: Vec<usize>,
+}
+
+impl Default for Architecture {
+    /// The default MLP: 90 inputs, hidden layers of 128 and 32, one output.
+    fn default() -> Architecture {
+        Architecture { encoding: Encoding::StonePlanes, hidden: vec![128, 32] }
+    }
+}
+
+impl Architecture {
+    /// An architecture with stone-plane inputs and these hidden sizes, validated.
+    ///
+    /// # Errors
+    /// When a size is 0 or above [`MAX_LAYER_SIZE`], or there are more than
+    /// [`MAX_HIDDEN_LAYERS`] hidden layers.
+    pub fn mlp(hidden: &[usize]) -> Result<Architecture, FormatError> {
+        let a = Architecture { encoding: Encoding::StonePlanes, hidden: hidden.to_vec() };
+        a.validate()?;
+        Ok(a)
+    }
+
+    /// Checks the sizes.
+    ///
+    /// # Errors
+    /// As [`Architecture::mlp`].
+    pub fn validate(&self) -> Result<(), FormatError> {
+        if self.hidden.len() > MAX_HIDDEN_LAYERS {
+            return Err(FormatError::Architecture(format!(
+                "{} hidden layers, at most {MAX_HIDDEN_LAYERS} allowed",
+                self.hidden.len()
+            )));
+        }
+        if let Some(bad) = self.hidden.iter().find(|&&h| h == 0 || h > MAX_LAYER_SIZE) {
+            return Err(FormatError::Architecture(format!(
+                "hidden layer size {bad} is outside 1..={MAX_LAYER_SIZE}"
+            )));
+        }
+        Ok(())
+    }
+
+    /// Every layer's width: inputs, hidden sizes, then 1.
+    pub fn layer_sizes(&self) -> Vec<usize> {
+        let mut v = Vec::with_capacity(self.hidden.len() + 2);
+        v.push(self.encoding.inputs());
+        v.extend_from_slice(&self.hidden);
+        v.push(1);
+        v
+    }
+
+    /// Width of the first layer's output (the accumulator): the first hidden size, or 1 for a
+    /// linear model.
+    pub fn first_width(&self) -> usize {
+        self.hidden.first().copied().unwrap_or(1)
+    }
+
+    /// Number of weights and biases.
+    pub fn parameter_count(&self) -> usize {
+        self.layer_sizes().windows(2).map(|w| w[0] * w[1] + w[1]).sum()
+    }
+}
+
+impl fmt::Display for Architecture {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:", self.encoding)?;
+        for (i, s) in self.layer_sizes().iter().enumerate() {
+            if i > 0 {
+                f.write_str("-")?;
+            }
+            write!(f, "{s}")?;
+        }
+        Ok(())
+    }
+}
+
+impl FromStr for Architecture {
+    type Err = FormatError;
+
+    /// Reads `128,32` (hidden sizes), `linear` or `none` (no hidden layer), or the display
+    /// form `stones:90-128-32-1`.
+    fn from_str(s: &str) -> Result<Architecture, FormatError> {
+        let s = s.trim();
+        if s.eq_ignore_ascii_case("linear") || s.eq_ignore_ascii_case("none") || s.is_empty() {
+            return Architecture::mlp(&[]);
+        }
+        let parse = |part: &str| {
+            part.trim()
+                .parse::<usize>()
+                .map_err(|_| FormatError::Architecture(format!("`{part}` in `{s}` is not a layer size")))
+        };
+        if let Some(rest) = s.strip_prefix("stones:") {
+            let sizes = rest.split('-').map(parse).collect::<Result<Vec<_>, _>>()?;
+            let inputs = Encoding::StonePlanes.inputs();
+            if sizes.len() < 2 || sizes[0] != inputs || sizes[sizes.len() - 1] != 1 {
+                return Err(FormatError::Architecture(format!(
+                    "`{s}` must start with {inputs} inputs and end with 1 output"
+                )));
+            }
+            return Architecture::mlp(&sizes[1..sizes.len() - 1]);
+        }
+        let sizes = s.split(',').map(parse).collect::<Result<Vec<_>, _>>()?;
+        Architecture::mlp(&sizes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_and_text() {
+        let a = Architecture::default();
+        assert_eq!(a.layer_sizes(), vec![90, 128, 32, 1]);
+        assert_eq!(a.parameter_count(), 90 * 128 + 128 + 128 * 32 + 32 + 32 + 1);
+        assert_eq!(a.to_string(), "stones:90-128-32-1");
+        assert_eq!("stones:90-128-32-1".parse::<Architecture>(), Ok(a.clone()));
+        assert_eq!("128, 32".parse::<Architecture>(), Ok(a));
+        let lin: Architecture = "linear".parse().unwrap();
+        assert_eq!(lin.layer_sizes(), vec![90, 1]);
+        assert_eq!(lin.first_width(), 1);
+        assert!("128,0".parse::<Architecture>().is_err());
+        assert!("128,x".parse::<Architecture>().is_err());
+        assert!("stones:80-8-1".parse::<Architecture>().is_err());
+        assert!("99999".parse::<Architecture>().is_err());
+        assert!("1,1,1,1,1,1,1,1,1".parse::<Architecture>().is_err());
+    }
+}
