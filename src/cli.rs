@@ -20,6 +20,10 @@ enum Command {
     Perft(cmd::perft::Args),
     /// Draw a position and list its legal turns.
     Show(cmd::show::Args),
+    /// Generate self-play games into a record file.
+    Selfplay(cmd::selfplay::Args),
+    /// Inspect, check, export and merge game record files.
+    Data(cmd::data::Args),
 }
 
 /// Parses the command line and runs the chosen command.
@@ -29,5 +33,7 @@ pub fn run() -> anyhow::Result<()> {
     match &cli.command {
         Command::Perft(a) => cmd::perft::run(a),
         Command::Show(a) => cmd::show::run(a),
+        Command::Selfplay(a) => cmd::selfplay::run(a),
+        Command::Data(a) => cmd::data::run(a),
     }
 }

@@ -29,6 +29,7 @@ mod codec;
 mod error;
 mod fastdecode;
 mod header;
+mod merge;
 mod movecode;
 mod reader;
 mod record;
@@ -38,6 +39,7 @@ mod writer;
 
 pub use error::{DataError, RecordError};
 pub use header::{FORMAT_VERSION, Header, Kind, MAGIC, MAX_HEADER_LEN, MAX_RECORD_LEN};
+pub use merge::{MergeReport, merge};
 pub use movecode::{MoveCode, step_code, step_from_code};
 pub use reader::{RecordReader, Scan, scan};
 pub use record::{GameRecord, Turn, TurnInfo};

@@ -1,6 +1,8 @@
 //! One module per subcommand: its arguments (`Args`) and `run`.
 
+pub mod data;
 pub mod perft;
+pub mod selfplay;
 pub mod show;
 
 use fanorona_core::Position;

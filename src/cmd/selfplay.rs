@@ -1,0 +1,233 @@
+//! `fanorona selfplay`: generate self-play games into a record file.
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::Context;
+use fanorona_core::DrawRules;
+use fanorona_engine::PlayerSpec;
+use fanorona_selfplay::{DEFAULT_SPEC, Exploration, Progress, SelfplayConfig, Shard, Summary, generate};
+
+use crate::exit::bad_input;
+
+/// Generate self-play games into a record file (see `fanorona data` to inspect it).
+///
+/// The output is byte-identical for the same arguments whatever --threads is. The file is
+/// written as OUT.part and renamed when complete; after a kill, run the same command with
+/// --resume to continue. For a cluster job array, the shard comes from --shard or from
+/// SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT or JOB_COMPLETION_INDEX (with --shard-count or
+/// FANORONA_SHARD_COUNT); `{shard}` in --out is replaced by the shard index.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Games to play (in this shard).
+    #[arg(long, short = 'n', default_value_t = 100)]
+    games: u64,
+    /// Output record file; `{shard}` is replaced by the shard index.
+    #[arg(long, short)]
+    out: PathBuf,
+    /// White's player spec, like `alphabeta:depth=3,eval=handcrafted`, `greedy`, `random`.
+    #[arg(long, default_value = DEFAULT_SPEC)]
+    white: String,
+    /// Black's player spec.
+    #[arg(long, default_value = DEFAULT_SPEC)]
+    black: String,
+    /// Worker threads (0: one per core). Does not change the output.
+    #[arg(long, short = 't', default_value_t = 0)]
+    threads: usize,
+    /// The run's seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// This shard, `I/N` (0 <= I < N): disjoint game seeds per shard.
+    #[arg(long)]
+    shard: Option<String>,
+    /// Shard count for JOB_COMPLETION_INDEX (Kubernetes) or to override SLURM_ARRAY_TASK_COUNT.
+    #[arg(long)]
+    shard_count: Option<u32>,
+    /// Continue an interrupted run of the same command (repairs a truncated last game).
+    #[arg(long)]
+    resume: bool,
+    /// Uniformly random opening turns per game.
+    #[arg(long, default_value_t = 4)]
+    random_plies: u32,
+    /// Exploration applies to the turns before this ply (after the random ones).
+    #[arg(long, default_value_t = 12)]
+    explore_plies: u32,
+    /// Exploration by sampling root turns with weight exp((score - best) / T), T in
+    /// centi-stones (default 100 unless --epsilon is given).
+    #[arg(long, conflicts_with = "epsilon")]
+    temperature: Option<f64>,
+    /// Exploration by playing a uniformly random turn with this probability.
+    #[arg(long)]
+    epsilon: Option<f64>,
+    /// Draw at this many turns (0: no limit).
+    #[arg(long, default_value_t = DrawRules::DEFAULT_MAX_PLIES)]
+    max_plies: u32,
+    /// Draw after this many turns without a capture (0: no limit).
+    #[arg(long, default_value_t = DrawRules::DEFAULT_MAX_QUIET_PLIES)]
+    max_quiet_plies: u32,
+    /// Print the summary as one JSON object.
+    #[arg(long)]
+    json: bool,
+    /// No progress output.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+fn spec(text: &str, side: &str) -> anyhow::Result<PlayerSpec> {
+    text.parse().map_err(|e| bad_input(format!("invalid --{side} player spec {text:?}"), e))
+}
+
+fn shard(args: &Args) -> anyhow::Result<Shard> {
+    if let Some(s) = &args.shard {
+        return s.parse().map_err(|e| bad_input("invalid --shard", e));
+    }
+    match Shard::from_env(|k| std::env::var(k).ok(), args.shard_count) {
+        Ok(Some(s)) => Ok(s),
+        Ok(None) => match args.shard_count {
+            Some(_) => Err(bad_input("--shard-count", "needs --shard or a job array index in the environment")),
+            None => Ok(Shard::ONE),
+        },
+        Err(e) => Err(bad_input("shard from the environment", e)),
+    }
+}
+
+/// The output path with `{shard}` replaced.
+fn out_path(out: &std::path::Path, shard: Shard) -> PathBuf {
+    let s = out.to_string_lossy();
+    if s.contains("{shard}") {
+        let width = (shard.count.max(1) - 1).to_string().len();
+        PathBuf::from(s.replace("{shard}", &format!("{:0width$}", shard.index)))
+    } else {
+        out.to_path_buf()
+    }
+}
+
+/// Builds the configuration from the arguments.
+fn config(args: &Args) -> anyhow::Result<SelfplayConfig> {
+    let exploration = match (args.temperature, args.epsilon) {
+        (Some(t), _) => Exploration::Temperature(t),
+        (None, Some(e)) => Exploration::Epsilon(e),
+        (None, None) => Exploration::Temperature(100.0),
+    };
+    let c = SelfplayConfig {
+        games: args.games,
+        white: spec(&args.white, "white")?,
+        black: spec(&args.black, "black")?,
+        seed: args.seed,
+        shard: shard(args)?,
+        threads: args.threads,
+        random_plies: args.random_plies,
+        explore_plies: args.explore_plies,
+        exploration,
+        rules: DrawRules { max_quiet_plies: args.max_quiet_plies, max_plies: args.max_plies },
+    };
+    c.check().map_err(|e| bad_input("invalid arguments", e))?;
+    Ok(c)
+}
+
+fn wdl(p: &Progress) -> String {
+    format!("W/D/L {}/{}/{}, avg {:.1} turns", p.white_wins, p.draws, p.black_wins, p.mean_length)
+}
+
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    let config = config(args)?;
+    let out = out_path(&args.out, config.shard);
+    let terminal = std::io::stderr().is_terminal() && !args.quiet;
+    let bar = terminal.then(|| {
+        let bar = indicatif::ProgressBar::new(config.games);
+        let style = indicatif::ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:30}] {pos}/{len} games {per_sec} ETA {eta} {msg}",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+        .progress_chars("=> ");
+        bar.set_style(style);
+        bar
+    });
+    let t0 = Instant::now();
+    let mut last_line = Instant::now();
+    let quiet = args.quiet;
+    let mut progress = |p: &Progress| {
+        if let Some(bar) = &bar {
+            bar.set_position(p.done);
+            bar.set_message(wdl(p));
+        } else if !quiet && (last_line.elapsed().as_secs_f64() >= 10.0 || p.done == p.total) {
+            last_line = Instant::now();
+            eprintln!(
+                "selfplay: {}/{} games, {:.2} games/s, {}",
+                p.done,
+                p.total,
+                p.played as f64 / t0.elapsed().as_secs_f64().max(1e-9),
+                wdl(p)
+            );
+        }
+    };
+    if !quiet && !terminal {
+        eprintln!(
+            "selfplay: {} games, shard {}, seed {}, {} vs {} -> {}",
+            config.games,
+            config.shard,
+            config.seed,
+            config.white,
+            config.black,
+            out.display()
+        );
+    }
+    let summary = generate(&config, &out, args.resume, &mut progress);
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let summary = summary.with_context(|| format!("self-play into {}", out.display()))?;
+    print_summary(&summary, args.json)
+}
+
+fn print_summary(s: &Summary, json: bool) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    if json {
+        writeln!(out, "{}", serde_json::to_string(s)?)?;
+        return Ok(());
+    }
+    let st = &s.stats;
+    writeln!(out, "wrote {} ({} games, shard {}, seed {})", s.out, st.games, s.shard, s.seed)?;
+    if s.resumed_games > 0 || s.repaired_bytes > 0 {
+        writeln!(out, "resumed after {} games (cut {} bytes of a truncated game)", s.resumed_games, s.repaired_bytes)?;
+    }
+    writeln!(
+        out,
+        "played {} games in {:.2} s on {} threads: {:.2} games/s, {:.0} turns/s",
+        s.played, s.elapsed_s, s.threads, s.games_per_s, s.turns_per_s
+    )?;
+    writeln!(
+        out,
+        "results: white {} / draw {} / black {} (white scores {:.1}%)",
+        st.white_wins,
+        st.draws,
+        st.black_wins,
+        100.0 * st.white_score()
+    )?;
+    let ends: Vec<String> = st.terminations.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    writeln!(out, "endings: {}", ends.join(", "))?;
+    writeln!(
+        out,
+        "length: avg {:.1} turns (min {}, max {}); {} positions, {} distinct; {} exploration turns",
+        st.mean_length(),
+        st.min_length.unwrap_or(0),
+        st.max_length.unwrap_or(0),
+        st.positions,
+        st.distinct_positions,
+        st.exploration_turns
+    )?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shard_placeholder() {
+        let s = Shard { index: 3, count: 12 };
+        assert_eq!(out_path("d/sp-{shard}.bin".as_ref(), s), PathBuf::from("d/sp-03.bin"));
+        assert_eq!(out_path("d/sp.bin".as_ref(), s), PathBuf::from("d/sp.bin"));
+    }
+}
