@@ -1,0 +1,22 @@
+//! The self-improvement loop: generate games with the current best engine, train a value
+//! network on them, check in a match that the new network is stronger, promote it, repeat.
+//!
+//! A run lives in one directory (`runs/NAME/`): `loop.toml` (the configuration),
+//! `gen-NNN/{games.bin, train/, candidate.fnet, gate/, *.done.json}`, `final/`,
+//! `summary.json`, `report.md`, `ratings.png` and `losses.png`. Every stage finishes by writing
+//! its `*.done.json` marker atomically, so a killed run continues with [`run`]`(.., resume:
+//! true, ..)` from the stage it was in.
+
+mod config;
+mod error;
+pub mod files;
+mod report;
+mod run;
+mod specs;
+pub mod stages;
+mod train;
+
+pub use config::{FinalStage, GateStage, LoopConfig, SelfplayStage, TrainStage};
+pub use error::LoopError;
+pub use report::{GenerationSummary, Summary};
+pub use run::{Best, Event, RunRecord, run};

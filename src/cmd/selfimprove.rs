@@ -1,0 +1,98 @@
+//! `fanorona loop`: the self-improvement loop (self-play, train, gate, promote, repeat).
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+
+use fanorona_loop::{Event, LoopConfig, run};
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::exit::bad_input;
+
+/// Run the self-improvement loop: generate games with the current best engine, train a value
+/// network on them, gate it in a match against the best, promote it if it wins, repeat; then
+/// play the best network against the engine it started from.
+///
+/// Everything goes to the run directory (`--out`): games, checkpoints, metrics, matches,
+/// `summary.json`, `report.md`, `ratings.png`, `losses.png`. A killed run continues with
+/// `--resume`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Loop configuration (TOML); missing fields take the built-in defaults.
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// Run directory.
+    #[arg(long, default_value = "runs/default")]
+    out: PathBuf,
+    /// Number of generations (overrides the configuration).
+    #[arg(long)]
+    generations: Option<u32>,
+    /// Continue the run in `--out` where it stopped.
+    #[arg(long)]
+    resume: bool,
+    /// Print the final summary as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run_cmd(args: &Args) -> anyhow::Result<()> {
+    let mut config = match &args.config {
+        Some(p) => LoopConfig::from_file(p).map_err(|e| bad_input("--config", e))?,
+        None => LoopConfig::default(),
+    };
+    if let Some(g) = args.generations {
+        config.generations = g;
+    }
+    config.check().map_err(|e| bad_input("configuration", e))?;
+    let tty = std::io::stderr().is_terminal();
+    let bar = if tty { ProgressBar::new(0) } else { ProgressBar::hidden() };
+    bar.set_style(
+        ProgressStyle::with_template("{prefix:>18} [{bar:30}] {pos}/{len} {msg} ({elapsed}, ETA {eta})")
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> "),
+    );
+    let generations = config.generations;
+    let mut on_event = |e: &Event| match e {
+        Event::Stage { generation, stage, done } => {
+            let what = if *generation == 0 { stage.to_string() } else { format!("gen {generation}/{generations} {stage}") };
+            if *done {
+                bar.println(format!("{what}: already done"));
+            } else {
+                bar.set_prefix(what.clone());
+                bar.set_position(0);
+                bar.set_message("");
+                if !tty {
+                    eprintln!("{what} ...");
+                }
+            }
+        }
+        Event::Progress { done, total, message } => {
+            bar.set_length(*total);
+            bar.set_position(*done);
+            bar.set_message(message.clone());
+        }
+        Event::Finished { message } => {
+            let line = format!("{}: {message}", bar.prefix());
+            if tty {
+                bar.println(line);
+            } else {
+                eprintln!("{line}");
+            }
+        }
+    };
+    let record = run(&config, &args.out, args.resume, &mut on_event).map_err(|e| match e {
+        fanorona_loop::LoopError::Config(_) | fanorona_loop::LoopError::RunDir { .. } => bad_input("loop", e),
+        other => anyhow::Error::new(other),
+    })?;
+    bar.finish_and_clear();
+    let summary = std::fs::read_to_string(args.out.join("summary.json"))?;
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        writeln!(out, "{}", summary.trim())?;
+    } else {
+        let report = std::fs::read_to_string(args.out.join("report.md"))?;
+        writeln!(out, "{report}")?;
+        writeln!(out, "best: generation {} ({})", record.best.generation, record.best.eval)?;
+        writeln!(out, "run directory: {}", args.out.display())?;
+    }
+    Ok(())
+}
