@@ -186,7 +186,11 @@ fn stats(a: &StatsArgs) -> anyhow::Result<()> {
             let lo = b * fanorona_data::stats::LENGTH_BUCKET;
             writeln!(out, "  {:>4}-{:<4} {n}", lo, lo + fanorona_data::stats::LENGTH_BUCKET - 1)?;
         }
-        writeln!(out, "turns with a search score: {}, exploration turns: {}", s.scored_turns, s.exploration_turns)?;
+        writeln!(
+            out,
+            "turns with a search score: {}, exploration turns: {}",
+            s.scored_turns, s.exploration_turns
+        )?;
         for p in &problems {
             writeln!(out, "warning: {p}")?;
         }
@@ -229,10 +233,20 @@ fn validate(a: &ValidateArgs) -> anyhow::Result<()> {
     }
     let mut out = std::io::stdout().lock();
     if a.json {
-        writeln!(out, "{}", serde_json::json!({"games": games, "files": report, "problems": bad, "ok": bad.is_empty()}))?;
+        writeln!(
+            out,
+            "{}",
+            serde_json::json!({"games": games, "files": report, "problems": bad, "ok": bad.is_empty()})
+        )?;
     } else {
         for r in &report {
-            writeln!(out, "{}: {} games, {} problems", r["file"].as_str().unwrap_or(""), r["games"], r["bad"])?;
+            writeln!(
+                out,
+                "{}: {} games, {} problems",
+                r["file"].as_str().unwrap_or(""),
+                r["games"],
+                r["bad"]
+            )?;
         }
         for b in &bad {
             writeln!(out, "bad: {b}")?;
@@ -278,7 +292,11 @@ fn show(a: &ShowArgs) -> anyhow::Result<()> {
         writeln!(out, "{obj}")?;
         return Ok(());
     }
-    writeln!(out, "game {} (run index {}): {} (white) vs {} (black)", a.game, rec.index, rec.white, rec.black)?;
+    writeln!(
+        out,
+        "game {} (run index {}): {} (white) vs {} (black)",
+        a.game, rec.index, rec.white, rec.black
+    )?;
     writeln!(out, "start: {}", rec.start)?;
     for (i, t) in rec.turns.iter().enumerate() {
         let mut line = format!("{:>4}. {} {}", i / 2 + 1, if i % 2 == 0 { "w" } else { "b" }, t.mv);
@@ -343,7 +361,8 @@ fn export(a: &ExportArgs) -> anyhow::Result<()> {
             let mut part = path.as_os_str().to_os_string();
             part.push(".part");
             let part = PathBuf::from(part);
-            let file = std::fs::File::create(&part).with_context(|| format!("creating {}", part.display()))?;
+            let file =
+                std::fs::File::create(&part).with_context(|| format!("creating {}", part.display()))?;
             let mut w = std::io::BufWriter::new(file);
             let r = write_all(&mut w).and_then(|n| {
                 w.flush()?;
@@ -351,7 +370,8 @@ fn export(a: &ExportArgs) -> anyhow::Result<()> {
             });
             match r {
                 Ok(n) => {
-                    std::fs::rename(&part, path).with_context(|| format!("renaming to {}", path.display()))?;
+                    std::fs::rename(&part, path)
+                        .with_context(|| format!("renaming to {}", path.display()))?;
                     eprintln!("wrote {n} games to {}", path.display());
                 }
                 Err(e) => {

@@ -85,7 +85,9 @@ fn shard(args: &Args) -> anyhow::Result<Shard> {
     match Shard::from_env(|k| std::env::var(k).ok(), args.shard_count) {
         Ok(Some(s)) => Ok(s),
         Ok(None) => match args.shard_count {
-            Some(_) => Err(bad_input("--shard-count", "needs --shard or a job array index in the environment")),
+            Some(_) => {
+                Err(bad_input("--shard-count", "needs --shard or a job array index in the environment"))
+            }
             None => Ok(Shard::ONE),
         },
         Err(e) => Err(bad_input("shard from the environment", e)),
@@ -190,7 +192,11 @@ fn print_summary(s: &Summary, json: bool) -> anyhow::Result<()> {
     let st = &s.stats;
     writeln!(out, "wrote {} ({} games, shard {}, seed {})", s.out, st.games, s.shard, s.seed)?;
     if s.resumed_games > 0 || s.repaired_bytes > 0 {
-        writeln!(out, "resumed after {} games (cut {} bytes of a truncated game)", s.resumed_games, s.repaired_bytes)?;
+        writeln!(
+            out,
+            "resumed after {} games (cut {} bytes of a truncated game)",
+            s.resumed_games, s.repaired_bytes
+        )?;
     }
     writeln!(
         out,
