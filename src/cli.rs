@@ -20,6 +20,14 @@ enum Command {
     Perft(cmd::perft::Args),
     /// Draw a position and list its legal turns.
     Show(cmd::show::Args),
+    /// Run as an engine program over the text protocol on stdin/stdout.
+    Engine(cmd::engine::Args),
+    /// Search a position: score, depth, nodes, nodes per second, principal variation.
+    Analyse(cmd::analyse::Args),
+    /// Play against the computer in the terminal.
+    Play(cmd::play::Args),
+    /// Search benchmark: node-count signature and nodes per second.
+    Bench(cmd::bench::Args),
     /// Generate self-play games into a record file.
     Selfplay(cmd::selfplay::Args),
     /// Inspect, check, export and merge game record files.
@@ -33,6 +41,10 @@ pub fn run() -> anyhow::Result<()> {
     match &cli.command {
         Command::Perft(a) => cmd::perft::run(a),
         Command::Show(a) => cmd::show::run(a),
+        Command::Engine(a) => cmd::engine::run(a),
+        Command::Analyse(a) => cmd::analyse::run(a),
+        Command::Play(a) => cmd::play::run(a),
+        Command::Bench(a) => cmd::bench::run(a),
         Command::Selfplay(a) => cmd::selfplay::run(a),
         Command::Data(a) => cmd::data::run(a),
     }

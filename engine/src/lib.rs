@@ -6,10 +6,12 @@ pub mod eval;
 pub mod nn;
 pub mod player;
 pub mod players;
+pub mod protocol;
 pub mod rng;
 pub mod score;
 pub mod search;
 pub mod spec;
+pub mod turn_input;
 
 pub use eval::Evaluator;
 pub use player::{Decision, Player};

@@ -139,7 +139,10 @@ impl EvalSpec {
 
 /// Loads a value network as an evaluator.
 fn load_net(path: &Path) -> Result<Box<dyn Evaluator>, SpecError> {
-    Err(SpecError::Net { path: path.to_path_buf(), reason: "network evaluation not available yet".into() })
+    match crate::nn::NetEvaluator::load(path) {
+        Ok(net) => Ok(Box::new(net)),
+        Err(e) => Err(SpecError::Net { path: path.to_path_buf(), reason: e.to_string() }),
+    }
 }
 
 impl FromStr for EvalSpec {

@@ -1,7 +1,11 @@
 //! One module per subcommand: its arguments (`Args`) and `run`.
 
+pub mod analyse;
+pub mod bench;
 pub mod data;
+pub mod engine;
 pub mod perft;
+pub mod play;
 pub mod selfplay;
 pub mod show;
 

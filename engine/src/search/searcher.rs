@@ -167,6 +167,17 @@ impl Searcher {
             let Some((score, best_index)) = self.root_iteration(&pos, &mut order, depth, root.quiet) else {
                 break;
             };
+            if self.stopped {
+                // A partial iteration: its best turn was searched completely and the turn
+                // searched first was the last iteration's best, so it is the better choice;
+                // the completed depth stays the last one.
+                let best = order[best_index].0;
+                let pv: Vec<Move> = self.pv[0][..self.pv_len[0]].to_vec();
+                result.best = Some(best);
+                result.score = score;
+                result.pv = if pv.first() == Some(&best) { pv } else { vec![best] };
+                break;
+            }
             // Stable: the best first, the rest by their (bound) scores.
             let best = order.remove(best_index);
             order.insert(0, best);
@@ -178,9 +189,6 @@ impl Searcher {
             result.pv = if pv.first() == Some(&best.0) { pv } else { vec![best.0] };
             result.root = order.clone();
             info(&Info { depth, score, nodes: self.nodes, elapsed: start.elapsed(), pv: result.pv.clone() });
-            if self.stopped {
-                break;
-            }
             // A forced result within the searched depth cannot change.
             if let Some((_, turns)) = forced(score)
                 && turns <= depth
@@ -467,6 +475,9 @@ impl Searcher {
             self.eval.make(pos, &mv);
             let score = -self.quiescence(&next, ply + 1, -beta, -alpha, qply + 1);
             self.eval.unmake();
+            if self.stopped {
+                break;
+            }
             if score > best {
                 best = score;
                 if score > alpha {

@@ -1,0 +1,275 @@
+//! The engine's side of a protocol session.
+
+use std::io::{self, BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use fanorona_core::{Color, DrawRules, Game, Position};
+
+use super::command::{Command, Go, parse_command};
+use crate::score::forced;
+use crate::search::{Info, Limits, MAX_HASH_MIB, SearchRoot, Searcher};
+use crate::spec::EvalSpec;
+
+/// The engine's settings at start (changed later by `setoption`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EngineConfig {
+    /// The evaluator.
+    pub eval: EvalSpec,
+    /// Transposition table size in MiB.
+    pub hash_mib: usize,
+}
+
+impl Default for EngineConfig {
+    fn default() -> EngineConfig {
+        EngineConfig { eval: EvalSpec::Handcrafted, hash_mib: crate::spec::DEFAULT_HASH_MIB }
+    }
+}
+
+type Shared<W> = Arc<Mutex<W>>;
+
+fn send<W: Write>(out: &Shared<W>, line: &str) -> io::Result<()> {
+    let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
+    w.write_all(line.as_bytes())?;
+    w.write_all(b"\n")?;
+    w.flush()
+}
+
+struct Running {
+    stop: Arc<AtomicBool>,
+    /// Raised just before `bestmove` is sent: the thread is about to end.
+    answered: Arc<AtomicBool>,
+    handle: JoinHandle<io::Result<Searcher>>,
+}
+
+struct Session<W: Write + Send + 'static> {
+    out: Shared<W>,
+    config: EngineConfig,
+    searcher: Option<Searcher>,
+    running: Option<Running>,
+    game: Game,
+}
+
+/// Runs a protocol session: reads commands from `input` until `quit` or the end of input,
+/// writes the answers to `output`. Bad lines are answered with `info string` and ignored.
+///
+/// # Errors
+/// When `output` cannot be written (the runner went away) or `input` cannot be read.
+pub fn run_engine<R: BufRead, W: Write + Send + 'static>(
+    mut input: R,
+    output: W,
+    config: EngineConfig,
+) -> io::Result<()> {
+    let out = Arc::new(Mutex::new(output));
+    let searcher = match config.eval.build() {
+        Ok(eval) => Searcher::new(eval, config.hash_mib),
+        Err(e) => return Err(io::Error::new(io::ErrorKind::InvalidInput, e.to_string())),
+    };
+    let mut s = Session {
+        out,
+        config,
+        searcher: Some(searcher),
+        running: None,
+        game: Game::new(Position::start(), no_limits()),
+    };
+    let mut line = String::new();
+    loop {
+        line.clear();
+        if input.read_line(&mut line)? == 0 {
+            break;
+        }
+        match parse_command(&line) {
+            Ok(Command::Quit) => break,
+            Ok(c) => s.handle(c)?,
+            Err(e) => s.info_string(&e.to_string())?,
+        }
+    }
+    s.finish_search()?;
+    Ok(())
+}
+
+/// Turn lists are checked for legality only; the draw rules apply inside the search.
+fn no_limits() -> DrawRules {
+    DrawRules { max_quiet_plies: 0, max_plies: 0 }
+}
+
+impl<W: Write + Send + 'static> Session<W> {
+    fn info_string(&self, text: &str) -> io::Result<()> {
+        send(&self.out, &format!("info string {}", text.replace('\n', " ")))
+    }
+
+    fn handle(&mut self, c: Command) -> io::Result<()> {
+        match c {
+            Command::Empty => Ok(()),
+            Command::Fep => {
+                send(&self.out, &format!("id name fanorona {}", env!("CARGO_PKG_VERSION")))?;
+                send(&self.out, "id author fanorona developers")?;
+                send(
+                    &self.out,
+                    &format!(
+                        "option name Hash type spin default {} min 0 max {MAX_HASH_MIB}",
+                        crate::spec::DEFAULT_HASH_MIB
+                    ),
+                )?;
+                send(&self.out, &format!("option name Eval type string default {}", self.config.eval))?;
+                send(&self.out, "fepok")
+            }
+            Command::IsReady => send(&self.out, "readyok"),
+            Command::Stop => self.finish_search(),
+            Command::NewGame => {
+                self.finish_search()?;
+                if let Some(s) = self.searcher.as_mut() {
+                    s.clear();
+                }
+                self.game = Game::new(Position::start(), no_limits());
+                Ok(())
+            }
+            Command::SetOption { name, value } => self.set_option(&name, &value),
+            Command::Position { start, moves } => self.set_position(start, &moves),
+            Command::Go(go) => self.go(go),
+            Command::Quit => Ok(()),
+        }
+    }
+
+    fn set_option(&mut self, name: &str, value: &str) -> io::Result<()> {
+        let mut config = self.config.clone();
+        match name.to_ascii_lowercase().as_str() {
+            "hash" => match value.trim().parse::<usize>() {
+                Ok(h) if h <= MAX_HASH_MIB => config.hash_mib = h,
+                _ => return self.info_string(&format!("Hash must be 0..={MAX_HASH_MIB} MiB, got {value:?}")),
+            },
+            "eval" => match value.parse::<EvalSpec>() {
+                Ok(e) => config.eval = e,
+                Err(e) => return self.info_string(&e.to_string()),
+            },
+            _ => return self.info_string(&format!("unknown option {name:?} (options: Hash, Eval)")),
+        }
+        let eval = match config.eval.build() {
+            Ok(e) => e,
+            Err(e) => return self.info_string(&e.to_string()),
+        };
+        self.finish_search()?;
+        self.searcher = Some(Searcher::new(eval, config.hash_mib));
+        self.config = config;
+        Ok(())
+    }
+
+    fn set_position(&mut self, start: Position, moves: &[String]) -> io::Result<()> {
+        let mut game = Game::new(start, no_limits());
+        for (i, text) in moves.iter().enumerate() {
+            match game.position().parse_move(text) {
+                Ok(m) => game.play_unchecked(&m),
+                Err(e) => {
+                    return self.info_string(&format!(
+                        "position ignored: turn {} {text:?} in {}: {e}",
+                        i + 1,
+                        game.position()
+                    ));
+                }
+            }
+        }
+        self.game = game;
+        Ok(())
+    }
+
+    fn limits(&self, go: &Go) -> Limits {
+        let mut movetime = go.movetime;
+        let (time, inc) = match self.game.position().turn() {
+            Color::White => (go.wtime, go.winc),
+            Color::Black => (go.btime, go.binc),
+        };
+        if let Some(t) = time {
+            // A 30th of the clock plus most of the increment, keeping a margin.
+            let inc = inc.unwrap_or(0);
+            let budget = (t / 30 + inc * 3 / 4).min(t.saturating_sub(50)).max(1);
+            movetime = Some(movetime.map_or(budget, |m| m.min(budget)));
+        }
+        Limits { depth: go.depth, nodes: go.nodes, movetime: movetime.map(Duration::from_millis) }
+    }
+
+    fn go(&mut self, go: Go) -> io::Result<()> {
+        if let Some(r) = &self.running {
+            if r.answered.load(Ordering::Acquire) {
+                // The last search has sent (or is sending) its bestmove: collect its thread.
+                self.finish_search()?;
+            } else {
+                return self.info_string("go ignored: already searching (send stop first)");
+            }
+        }
+        let Some(mut searcher) = self.searcher.take() else {
+            return self.info_string("go ignored: no searcher");
+        };
+        let limits = self.limits(&go);
+        let mut root = SearchRoot::from_game(&self.game);
+        root.rules = DrawRules::default();
+        let stop = Arc::new(AtomicBool::new(false));
+        let out = Arc::clone(&self.out);
+        let flag = Arc::clone(&stop);
+        let answered = Arc::new(AtomicBool::new(false));
+        let answered_flag = Arc::clone(&answered);
+        let handle = std::thread::spawn(move || -> io::Result<Searcher> {
+            let mut failed = None;
+            let result = searcher.search(&root, limits, Arc::clone(&flag), &mut |info: &Info| {
+                if failed.is_none()
+                    && let Err(e) = send(&out, &info_line(info))
+                {
+                    failed = Some(e);
+                }
+            });
+            if let Some(e) = failed {
+                return Err(e);
+            }
+            // With no limit, the answer waits for `stop`.
+            if limits.is_infinite() {
+                while !flag.load(Ordering::Relaxed) {
+                    std::thread::sleep(Duration::from_millis(2));
+                }
+            }
+            let best = result.best.map_or_else(|| "none".to_string(), |m| m.to_string());
+            answered_flag.store(true, Ordering::Release);
+            send(&out, &format!("bestmove {best}"))?;
+            Ok(searcher)
+        });
+        self.running = Some(Running { stop, answered, handle });
+        Ok(())
+    }
+
+    /// Stops the running search (if any), waits for its `bestmove`, and takes the searcher back.
+    fn finish_search(&mut self) -> io::Result<()> {
+        let Some(r) = self.running.take() else { return Ok(()) };
+        r.stop.store(true, Ordering::Relaxed);
+        match r.handle.join() {
+            Ok(Ok(searcher)) => {
+                self.searcher = Some(searcher);
+                Ok(())
+            }
+            Ok(Err(e)) => Err(e),
+            Err(_) => {
+                // The search thread died: start afresh with the same settings.
+                let eval = self.config.eval.build().map_err(|e| io::Error::other(e.to_string()))?;
+                self.searcher = Some(Searcher::new(eval, self.config.hash_mib));
+                self.info_string("search failed; state reset")
+            }
+        }
+    }
+}
+
+/// `info depth .. score .. nodes .. nps .. time .. pv ..`.
+fn info_line(info: &Info) -> String {
+    let ms = info.elapsed.as_millis();
+    let nps = (u128::from(info.nodes) * 1000).checked_div(ms).unwrap_or(u128::from(info.nodes) * 1000);
+    let score = match forced(info.score) {
+        Some((true, n)) => format!("win {n}"),
+        Some((false, n)) => format!("loss {n}"),
+        None => info.score.to_string(),
+    };
+    let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
+    format!(
+        "info depth {} score {score} nodes {} nps {nps} time {ms} pv {}",
+        info.depth,
+        info.nodes,
+        pv.join(" ")
+    )
+}

@@ -1,0 +1,121 @@
+//! `fanorona analyse`: search one position and print the score and principal variation.
+
+use std::io::Write;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use fanorona_engine::score::forced;
+use fanorona_engine::search::{Info, MAX_DEPTH, MAX_HASH_MIB};
+use fanorona_engine::{EvalSpec, Limits, SearchRoot, Searcher};
+
+use crate::exit::bad_input;
+
+/// Search a position and print the score, depth, nodes, nodes per second and principal
+/// variation. Without a limit it searches to depth 8.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Position string, or `startpos` (default: the start position).
+    #[arg(long, short)]
+    position: Option<String>,
+    /// Depth limit in turns.
+    #[arg(long, short)]
+    depth: Option<u32>,
+    /// Node limit (each turn made in the search counts one node).
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Time limit in milliseconds.
+    #[arg(long)]
+    movetime: Option<u64>,
+    /// Evaluator: material, handcrafted or net:PATH.
+    #[arg(long, default_value = "handcrafted")]
+    eval: String,
+    /// Transposition table size in MiB (0: none).
+    #[arg(long, default_value_t = fanorona_engine::spec::DEFAULT_HASH_MIB)]
+    hash: usize,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// A score as text: centi-stones, or `win N` / `loss N` turns.
+pub fn score_text(score: i32) -> String {
+    match forced(score) {
+        Some((true, n)) => format!("win {n}"),
+        Some((false, n)) => format!("loss {n}"),
+        None => score.to_string(),
+    }
+}
+
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    let pos = super::parse_position(args.position.as_deref())?;
+    let eval: EvalSpec = args.eval.parse().map_err(|e| bad_input("--eval", e))?;
+    if args.hash > MAX_HASH_MIB {
+        return Err(bad_input("--hash", format!("at most {MAX_HASH_MIB} MiB")));
+    }
+    if let Some(d) = args.depth
+        && !(1..=MAX_DEPTH).contains(&d)
+    {
+        return Err(bad_input("--depth", format!("{d} is not in 1..={MAX_DEPTH}")));
+    }
+    let mut limits =
+        Limits { depth: args.depth, nodes: args.nodes, movetime: args.movetime.map(Duration::from_millis) };
+    if limits.is_infinite() {
+        limits.depth = Some(8);
+    }
+    let evaluator = eval.build().map_err(|e| bad_input("--eval", e))?;
+    let mut searcher = Searcher::new(evaluator, args.hash);
+    let mut out = std::io::stdout().lock();
+    let json = args.json;
+    let mut write_error = None;
+    let r =
+        searcher.search(&SearchRoot::new(pos), limits, Arc::new(AtomicBool::new(false)), &mut |i: &Info| {
+            if json || write_error.is_some() {
+                return;
+            }
+            let pv: Vec<String> = i.pv.iter().map(|m| m.to_string()).collect();
+            if let Err(e) = writeln!(
+                out,
+                "depth {:>2}  score {:>8}  nodes {:>10}  time {:>6} ms  pv {}",
+                i.depth,
+                score_text(i.score),
+                i.nodes,
+                i.elapsed.as_millis(),
+                pv.join(" ")
+            ) {
+                write_error = Some(e);
+            }
+        });
+    if let Some(e) = write_error {
+        return Err(e.into());
+    }
+    let secs = r.elapsed.as_secs_f64();
+    let nps = if secs > 0.0 { r.nodes as f64 / secs } else { 0.0 };
+    let pv: Vec<String> = r.pv.iter().map(|m| m.to_string()).collect();
+    let best = r.best.map(|m| m.to_string());
+    if json {
+        let obj = serde_json::json!({
+            "position": pos.to_string(),
+            "eval": eval.to_string(),
+            "best": best,
+            "score": r.score,
+            "score_text": score_text(r.score),
+            "depth": r.depth,
+            "nodes": r.nodes,
+            "nodes_per_second": nps,
+            "time_ms": r.elapsed.as_millis() as u64,
+            "pv": pv,
+        });
+        writeln!(out, "{obj}")?;
+    } else {
+        writeln!(out, "position {pos}")?;
+        writeln!(out, "best     {}", best.as_deref().unwrap_or("none (no legal turn)"))?;
+        writeln!(out, "score    {} (centi-stones, side to move's view)", score_text(r.score))?;
+        writeln!(out, "depth    {}", r.depth)?;
+        writeln!(out, "nodes    {}", r.nodes)?;
+        writeln!(out, "nps      {nps:.0}")?;
+        writeln!(out, "time     {} ms", r.elapsed.as_millis())?;
+        writeln!(out, "pv       {}", pv.join(" "))?;
+    }
+    Ok(())
+}

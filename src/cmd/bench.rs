@@ -1,0 +1,102 @@
+//! `fanorona bench`: the search benchmark and determinism signature.
+
+use std::io::Write;
+use std::time::Instant;
+
+use fanorona_core::{Position, perft};
+use fanorona_engine::bench::{BENCH_HASH_MIB, DEFAULT_BENCH_DEPTH, run_bench};
+use fanorona_engine::eval::Material;
+
+use crate::exit::bad_input;
+
+/// Search a fixed set of positions to a fixed depth with material evaluation and print the
+/// total node count (a signature that changes only when search behaviour changes) and nodes
+/// per second; also perft speed of the start position to depth 6.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Search depth in turns.
+    #[arg(long, short, default_value_t = DEFAULT_BENCH_DEPTH)]
+    depth: u32,
+    /// Skip the perft figure.
+    #[arg(long)]
+    no_perft: bool,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+const PERFT_DEPTH: u32 = 6;
+
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    if !(1..=20).contains(&args.depth) {
+        return Err(bad_input("--depth", format!("{} is not in 1..=20", args.depth)));
+    }
+    let report = run_bench(args.depth, &Material);
+    let perft_figure = (!args.no_perft).then(|| {
+        let start = Instant::now();
+        let nodes = perft(&Position::start(), PERFT_DEPTH);
+        let secs = start.elapsed().as_secs_f64();
+        (nodes, if secs > 0.0 { nodes as f64 / secs } else { 0.0 })
+    });
+
+    // --- Network evaluation figure (owned by the value-network work): add its line here. ---
+
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let lines: Vec<_> = report
+            .lines
+            .iter()
+            .map(|l| {
+                serde_json::json!({
+                    "position": l.position.to_string(),
+                    "best": l.best.map(|m| m.to_string()),
+                    "score": l.score,
+                    "nodes": l.nodes,
+                    "time_ms": l.elapsed.as_millis() as u64,
+                })
+            })
+            .collect();
+        let mut obj = serde_json::json!({
+            "depth": report.depth,
+            "eval": report.eval,
+            "hash_mib": BENCH_HASH_MIB,
+            "positions": lines,
+            "nodes": report.nodes,
+            "time_ms": report.elapsed.as_millis() as u64,
+            "nodes_per_second": report.nodes_per_second(),
+        });
+        if let Some((nodes, nps)) = perft_figure {
+            obj["perft"] = serde_json::json!({"depth": PERFT_DEPTH, "nodes": nodes, "nodes_per_second": nps});
+        }
+        writeln!(out, "{obj}")?;
+    } else {
+        for l in &report.lines {
+            writeln!(
+                out,
+                "{:<52} {:<14} {:>7} {:>11} nodes {:>7} ms",
+                l.position.to_string(),
+                l.best.map(|m| m.to_string()).unwrap_or_else(|| "none".into()),
+                l.score,
+                l.nodes,
+                l.elapsed.as_millis()
+            )?;
+        }
+        writeln!(
+            out,
+            "search: depth {}, eval {}, {} MiB table: {:.2} M nodes/s (a node is a turn made in the search)",
+            report.depth,
+            report.eval,
+            BENCH_HASH_MIB,
+            report.nodes_per_second() / 1e6
+        )?;
+        if let Some((nodes, nps)) = perft_figure {
+            writeln!(
+                out,
+                "perft {PERFT_DEPTH} of the start position: {nodes} in {:.2} M moves/s",
+                nps / 1e6
+            )?;
+        }
+        writeln!(out, "Bench: {}", report.nodes)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,34 @@
+//! `fanorona engine`: speak the engine protocol (shared/PROTOCOL.md) on stdin/stdout.
+
+use fanorona_engine::EvalSpec;
+use fanorona_engine::protocol::{EngineConfig, run_engine};
+use fanorona_engine::search::MAX_HASH_MIB;
+
+use crate::exit::bad_input;
+
+/// Run as an engine program over the text protocol (fep, position, go, stop, quit) on
+/// standard input and output.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Evaluator: material, handcrafted or net:PATH.
+    #[arg(long, default_value = "handcrafted")]
+    eval: String,
+    /// Transposition table size in MiB (0: none).
+    #[arg(long, default_value_t = fanorona_engine::spec::DEFAULT_HASH_MIB)]
+    hash: usize,
+}
+
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    let eval: EvalSpec = args.eval.parse().map_err(|e| bad_input("--eval", e))?;
+    if args.hash > MAX_HASH_MIB {
+        return Err(bad_input(
+            "--hash",
+            format!("{} MiB is more than the {MAX_HASH_MIB} MiB allowed", args.hash),
+        ));
+    }
+    // Load the network now, so that a bad file is reported before the session starts.
+    eval.build().map_err(|e| bad_input("--eval", e))?;
+    let config = EngineConfig { eval, hash_mib: args.hash };
+    run_engine(std::io::stdin().lock(), std::io::stdout(), config)?;
+    Ok(())
+}
