@@ -9,7 +9,7 @@ use std::time::Instant;
 use fanorona_data::stats::Stats;
 use fanorona_data::{RecordReader, RecordWriter};
 
-use crate::{Progress, SelfplayConfig, SelfplayError, Summary, play_game};
+use crate::{PlayerCache, Progress, SelfplayConfig, SelfplayError, Summary, play_game_with};
 
 /// The file a run writes to until it is complete: `OUT.part`.
 pub fn part_path(out: &Path) -> PathBuf {
@@ -104,12 +104,13 @@ pub fn generate(
             let tx = tx.clone();
             let (next, stop) = (&next, &stop);
             s.spawn(move |_| {
+                let mut cache = PlayerCache::default();
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     if i >= config.games || stop.load(Ordering::Relaxed) {
                         break;
                     }
-                    let r = play_game(config, config.global_index(i));
+                    let r = play_game_with(config, config.global_index(i), &mut cache);
                     if tx.send((i, r)).is_err() {
                         break;
                     }

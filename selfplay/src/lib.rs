@@ -24,6 +24,6 @@ mod summary;
 pub use config::{DEFAULT_SPEC, Exploration, RunConfig, SelfplayConfig, default_spec};
 pub use error::SelfplayError;
 pub use generate::{generate, part_path};
-pub use play::{game_seed, play_game};
+pub use play::{PlayerCache, game_seed, play_game, play_game_with};
 pub use shard::{SHARD_COUNT_ENV, Shard};
 pub use summary::{Progress, Summary};

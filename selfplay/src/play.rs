@@ -2,13 +2,50 @@
 
 use fanorona_core::{Game, Position};
 use fanorona_data::{GameRecord, TurnInfo};
-use fanorona_engine::Rng;
+use fanorona_engine::{Player, PlayerSpec, Rng};
 
 use crate::{Exploration, SelfplayConfig, SelfplayError, explore};
 
 /// The seed of the run's game `global` (its index across all shards).
 pub fn game_seed(seed: u64, global: u64) -> u64 {
     Rng::derive(seed, global).next_u64()
+}
+
+/// Players kept between the games of one worker thread.
+///
+/// Alpha-beta players use no randomness (their seed is unused) and forget everything on
+/// `new_game`, so one is built per worker and reused (building one allocates its tables, and
+/// an `eval=net:` player loads its file); players that use their seed (random, greedy) are
+/// built for every game from the game's seed. Either way a game depends only on its index.
+#[derive(Default)]
+pub struct PlayerCache {
+    white: Option<Box<dyn Player>>,
+    black: Option<Box<dyn Player>>,
+}
+
+impl std::fmt::Debug for PlayerCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PlayerCache")
+            .field("white", &self.white.as_ref().map(|p| p.name()))
+            .field("black", &self.black.as_ref().map(|p| p.name()))
+            .finish()
+    }
+}
+
+fn ready<'a>(
+    slot: &'a mut Option<Box<dyn Player>>,
+    spec: &PlayerSpec,
+    seed: u64,
+) -> Result<&'a mut Box<dyn Player>, SelfplayError> {
+    let reusable = matches!(spec, PlayerSpec::AlphaBeta(_));
+    if !reusable || slot.is_none() {
+        let p =
+            spec.build(seed).map_err(|source| SelfplayError::Player { spec: spec.to_string(), source })?;
+        *slot = Some(p);
+    }
+    let p = slot.as_mut().ok_or_else(|| SelfplayError::Config("no player".into()))?;
+    p.new_game();
+    Ok(p)
 }
 
 /// Plays the run's game with index `global` (across all shards) from the start position.
@@ -18,15 +55,22 @@ pub fn game_seed(seed: u64, global: u64) -> u64 {
 /// [`SelfplayError::Player`] when a player cannot be built; [`SelfplayError::IllegalDecision`]
 /// when a player returns an illegal turn.
 pub fn play_game(config: &SelfplayConfig, global: u64) -> Result<GameRecord, SelfplayError> {
+    play_game_with(config, global, &mut PlayerCache::default())
+}
+
+/// [`play_game`] reusing the players of `cache` where that cannot change the game.
+///
+/// # Errors
+/// As [`play_game`].
+pub fn play_game_with(
+    config: &SelfplayConfig,
+    global: u64,
+    cache: &mut PlayerCache,
+) -> Result<GameRecord, SelfplayError> {
     let seed = game_seed(config.seed, global);
-    let build = |spec: &fanorona_engine::PlayerSpec, k| {
-        spec.build(Rng::derive(seed, k).next_u64())
-            .map_err(|source| SelfplayError::Player { spec: spec.to_string(), source })
-    };
-    let mut players = [build(&config.white, 1)?, build(&config.black, 2)?];
-    for p in &mut players {
-        p.new_game();
-    }
+    let white = ready(&mut cache.white, &config.white, Rng::derive(seed, 1).next_u64())?;
+    let black = ready(&mut cache.black, &config.black, Rng::derive(seed, 2).next_u64())?;
+    let players = [white, black];
     let mut rng = Rng::derive(seed, 0);
     let mut game = Game::new(Position::start(), config.rules);
     let mut info = Vec::with_capacity(128);
@@ -87,5 +131,22 @@ mod tests {
         // Black searched: its turns after the random ones carry a score and depth.
         assert!(a.turns[5].info.score.is_some() && a.turns[5].info.depth == Some(1));
         assert!(a.turns[4].info.score.is_none());
+    }
+
+    #[test]
+    fn reused_players_play_the_same_games_as_fresh_ones() {
+        let config = SelfplayConfig {
+            white: "alphabeta:depth=2,hash=1,eval=handcrafted".parse().unwrap(),
+            black: "random".parse().unwrap(),
+            ..SelfplayConfig::default()
+        };
+        let mut cache = PlayerCache::default();
+        for g in [5, 0, 9, 2] {
+            assert_eq!(
+                play_game_with(&config, g, &mut cache).unwrap(),
+                play_game(&config, g).unwrap(),
+                "game {g}"
+            );
+        }
     }
 }
