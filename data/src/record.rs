@@ -208,6 +208,11 @@ impl GameRecord {
                 if let Some(j) = judged {
                     return wrong(format!("the game had already ended: {j}"));
                 }
+                if game.repetitions() >= 3 {
+                    return wrong(
+                        "the final position occurred for the third time: a draw by repetition".into(),
+                    );
+                }
             }
             Termination::IllegalMove
             | Termination::TimeForfeit
@@ -277,6 +282,29 @@ mod tests {
             GameRecord::from_game(&Game::new(Position::start(), DrawRules::default()), &[], 0, "", ""),
             Err(RecordError::NotOver)
         );
+    }
+
+    #[test]
+    fn validate_checks_repetition_draws() {
+        let mut g =
+            Game::new("B8/9/9/9/8W w".parse().unwrap(), DrawRules { max_quiet_plies: 0, max_plies: 0 });
+        for t in ["i1i2", "a5a4", "i2i1", "a4a5", "i1i2", "a5a4", "i2i1", "a4a5"] {
+            let m = g.position().parse_move(t).unwrap();
+            g.play(&m).unwrap();
+        }
+        assert_eq!(g.outcome().map(|o| o.termination), Some(Termination::Repetition));
+        let info = vec![TurnInfo::default(); 8];
+        let r = GameRecord::from_game(&g, &info, 0, "", "").unwrap();
+        r.validate().unwrap();
+        let mut wrong = r.clone();
+        wrong.outcome.termination = Termination::NoProgress;
+        assert!(matches!(wrong.validate(), Err(RecordError::WrongOutcome { .. })), "{:?}", wrong.validate());
+        let mut early = r.clone();
+        early.turns.pop();
+        assert!(matches!(early.validate(), Err(RecordError::WrongOutcome { .. })), "{:?}", early.validate());
+        let mut winner = r;
+        winner.outcome.winner = Some(Color::White);
+        assert!(matches!(winner.validate(), Err(RecordError::ImpossibleWinner(Color::White, _))));
     }
 
     #[test]
