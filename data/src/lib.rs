@@ -26,6 +26,7 @@
 #![deny(missing_docs)]
 
 mod codec;
+pub mod distinct;
 mod error;
 mod fastdecode;
 mod header;

@@ -7,14 +7,14 @@ use fanorona_core::{Color, Position};
 use serde::Serialize;
 
 use crate::GameRecord;
-use crate::samples::HashSet64;
+use crate::distinct::DistinctCounter;
 
 /// Game lengths are counted in buckets of this many turns.
 pub const LENGTH_BUCKET: usize = 20;
 
 /// Counts over games. Distinct positions are counted by Zobrist hash (side to move included),
 /// every position of every game (start and final positions included).
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Stats {
     /// Games.
     pub games: u64,
@@ -38,10 +38,34 @@ pub struct Stats {
     pub max_length: Option<usize>,
     /// Games by length: key `k` counts games of `k*20 ..= k*20+19` turns.
     pub length_histogram: BTreeMap<usize, u64>,
-    /// Distinct positions.
+    /// Distinct positions: exact up to about 4 million, then a HyperLogLog estimate (about
+    /// 1% error) so that memory stays bounded; see `distinct_exact`.
     pub distinct_positions: u64,
+    /// Whether `distinct_positions` is exact.
+    pub distinct_exact: bool,
     #[serde(skip)]
-    seen: HashSet64,
+    seen: DistinctCounter,
+}
+
+impl Default for Stats {
+    fn default() -> Stats {
+        Stats {
+            games: 0,
+            positions: 0,
+            white_wins: 0,
+            black_wins: 0,
+            draws: 0,
+            terminations: BTreeMap::new(),
+            exploration_turns: 0,
+            scored_turns: 0,
+            min_length: None,
+            max_length: None,
+            length_histogram: BTreeMap::new(),
+            distinct_positions: 0,
+            distinct_exact: true,
+            seen: DistinctCounter::new(),
+        }
+    }
 }
 
 impl Stats {
@@ -68,9 +92,12 @@ impl Stats {
         self.max_length = Some(self.max_length.map_or(n, |m| m.max(n)));
         *self.length_histogram.entry(n / LENGTH_BUCKET).or_insert(0) += 1;
         for p in positions {
-            if self.seen.insert(p.hash()) {
-                self.distinct_positions += 1;
-            }
+            self.seen.insert(p.hash());
+        }
+        self.distinct_exact = self.seen.is_exact();
+        // The estimate costs 16 K operations: refresh it every 64 games (and in `finish`).
+        if self.distinct_exact || self.games.is_multiple_of(64) {
+            self.distinct_positions = self.seen.count();
         }
     }
 
@@ -88,6 +115,12 @@ impl Stats {
             positions.push(pos);
         }
         self.add(record, &positions);
+    }
+
+    /// Brings `distinct_positions` up to date (call before reporting).
+    pub fn finish(&mut self) {
+        self.distinct_positions = self.seen.count();
+        self.distinct_exact = self.seen.is_exact();
     }
 
     /// Mean game length in turns.
@@ -135,6 +168,7 @@ mod tests {
         s.add_replayed(&r);
         assert_eq!((s.games, s.positions, s.white_wins, s.draws, s.black_wins), (2, 1, 1, 1, 0));
         assert_eq!(s.distinct_positions, 2);
+        assert!(s.distinct_exact);
         assert_eq!((s.min_length, s.max_length), (Some(0), Some(1)));
         assert_eq!(s.length_histogram.get(&0), Some(&2));
         assert_eq!(s.terminations.get("MaxLength"), Some(&1));

@@ -162,6 +162,7 @@ pub fn generate(
         return Err(e);
     }
     writer.finish()?;
+    stats.finish();
     std::fs::rename(&part, out).map_err(|e| io(out, e))?;
     let elapsed_s = t0.elapsed().as_secs_f64();
     Ok(Summary {

@@ -140,6 +140,7 @@ fn stats(a: &StatsArgs) -> anyhow::Result<()> {
             "shards": h.shards, "config": serde_json::from_str::<serde_json::Value>(&h.config).unwrap_or(serde_json::Value::String(h.config.clone())),
         }));
     }
+    total.finish();
     let mut out = std::io::stdout().lock();
     if a.json {
         let obj = serde_json::json!({
@@ -163,7 +164,8 @@ fn stats(a: &StatsArgs) -> anyhow::Result<()> {
         }
         let s = &total;
         writeln!(out, "games: {}", s.games)?;
-        writeln!(out, "positions: {} ({} distinct)", s.positions, s.distinct_positions)?;
+        let approx = if s.distinct_exact { "" } else { "about " };
+        writeln!(out, "positions: {} ({approx}{} distinct)", s.positions, s.distinct_positions)?;
         writeln!(
             out,
             "results: white {} / draw {} / black {} (white scores {:.1}%)",

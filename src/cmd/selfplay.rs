@@ -215,11 +215,12 @@ fn print_summary(s: &Summary, json: bool) -> anyhow::Result<()> {
     writeln!(out, "endings: {}", ends.join(", "))?;
     writeln!(
         out,
-        "length: avg {:.1} turns (min {}, max {}); {} positions, {} distinct; {} exploration turns",
+        "length: avg {:.1} turns (min {}, max {}); {} positions, {}{} distinct; {} exploration turns",
         st.mean_length(),
         st.min_length.unwrap_or(0),
         st.max_length.unwrap_or(0),
         st.positions,
+        if st.distinct_exact { "" } else { "about " },
         st.distinct_positions,
         st.exploration_turns
     )?;
