@@ -273,3 +273,56 @@ fn info_line(info: &Info) -> String {
         pv.join(" ")
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A writer the test can read back.
+    #[derive(Clone, Default)]
+    struct Buffer(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Buffer {
+        fn write(&mut self, b: &[u8]) -> io::Result<usize> {
+            self.0.lock().unwrap_or_else(|e| e.into_inner()).extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn session(input: &str) -> Vec<String> {
+        let buf = Buffer::default();
+        let config = EngineConfig { eval: EvalSpec::Material, hash_mib: 1 };
+        run_engine(io::Cursor::new(input.to_string()), buf.clone(), config).unwrap();
+        let bytes = buf.0.lock().unwrap().clone();
+        String::from_utf8(bytes).unwrap().lines().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn in_memory_session() {
+        let out = session("fep\nisready\nbogus\nposition fen 9/9/W1BBB3B/9/8W w\ngo depth 2\nquit\n");
+        assert_eq!(out[0], format!("id name fanorona {}", env!("CARGO_PKG_VERSION")));
+        assert!(out.contains(&"fepok".to_string()), "{out:?}");
+        assert!(out.contains(&"readyok".to_string()), "{out:?}");
+        assert!(out.contains(&"info string unknown command \"bogus\"".to_string()), "{out:?}");
+        let best = out.iter().find_map(|l| l.strip_prefix("bestmove ")).unwrap();
+        let p: Position = "9/9/W1BBB3B/9/8W w".parse().unwrap();
+        assert!(p.parse_move(best).is_ok(), "{best}");
+    }
+
+    #[test]
+    fn info_lines_show_forced_results() {
+        let pv = vec![Position::start().legal_moves()[0]];
+        let mut info =
+            Info { depth: 3, score: crate::score::win_in(3), nodes: 500, elapsed: Duration::ZERO, pv };
+        let l = info_line(&info);
+        assert!(l.starts_with("info depth 3 score win 3 nodes 500 nps "), "{l}");
+        assert!(l.ends_with(&format!(" time 0 pv {}", info.pv[0])), "{l}");
+        info.score = crate::score::loss_in(2);
+        assert!(info_line(&info).contains(" score loss 2 "));
+        info.score = -150;
+        assert!(info_line(&info).contains(" score -150 "));
+    }
+}
