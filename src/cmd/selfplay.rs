@@ -135,6 +135,13 @@ fn wdl(p: &Progress) -> String {
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let config = config(args)?;
     let out = out_path(&args.out, config.shard);
+    if config.shard.count > 1 && out == args.out && args.shard.is_none() {
+        eprintln!(
+            "warning: shard {} from the environment but --out has no {{shard}}: every task writes {}",
+            config.shard,
+            out.display()
+        );
+    }
     let terminal = std::io::stderr().is_terminal() && !args.quiet;
     let bar = terminal.then(|| {
         let bar = indicatif::ProgressBar::new(config.games);
