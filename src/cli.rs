@@ -32,6 +32,8 @@ enum Command {
     Selfplay(cmd::selfplay::Args),
     /// Inspect, check, export and merge game record files.
     Data(cmd::data::Args),
+    /// Engine matches: Elo with intervals, SPRT; gauntlets and round robins with ratings.
+    Eval(cmd::eval::Args),
 }
 
 /// Parses the command line and runs the chosen command.
@@ -47,5 +49,6 @@ pub fn run() -> anyhow::Result<()> {
         Command::Bench(a) => cmd::bench::run(a),
         Command::Selfplay(a) => cmd::selfplay::run(a),
         Command::Data(a) => cmd::data::run(a),
+        Command::Eval(a) => cmd::eval::run(a),
     }
 }

@@ -175,10 +175,14 @@ impl MatchReport {
         let _ = writeln!(s, "Elo: {}, nElo: {}", fmt_est(self.elo), fmt_est(self.nelo));
         let _ = writeln!(
             s,
-            "LOS: {:.1} %, DrawRatio: {:.1} %, PairsRatio: {:.2}",
+            "LOS: {:.1} %, DrawRatio: {:.1} %, PairsRatio: {}",
             self.los * 100.0,
             self.pair_draw_ratio * 100.0,
-            self.pentanomial.pairs_ratio()
+            match self.pentanomial.pairs_ratio() {
+                r if r.is_nan() => "-".to_string(),
+                r if r.is_infinite() => "inf".to_string(),
+                r => format!("{r:.2}"),
+            }
         );
         let score = self.wdl.score().unwrap_or(0.5) * 100.0;
         let _ = writeln!(

@@ -1,6 +1,8 @@
 //! Matches end to end: determinism across thread counts, engine faults as results, resume,
 //! SPRT stopping and tournaments.
 
+#![allow(clippy::unwrap_used)] // test helpers: a failure is the test failing
+
 use std::path::{Path, PathBuf};
 
 use fanorona_core::{Color, Termination};

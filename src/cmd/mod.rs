@@ -4,6 +4,7 @@ pub mod analyse;
 pub mod bench;
 pub mod data;
 pub mod engine;
+pub mod eval;
 pub mod perft;
 pub mod play;
 pub mod selfplay;

@@ -4,7 +4,8 @@
 ///
 /// Infinite for a score of 0 or 1.
 pub fn score_to_elo(score: f64) -> f64 {
-    -400.0 * (1.0 / score - 1.0).log10()
+    // `+ 0.0` turns the -0 of an even score into 0.
+    -400.0 * (1.0 / score - 1.0).log10() + 0.0
 }
 
 /// The expected score of an Elo difference: `1 / (1 + 10^(-elo/400))`.

@@ -49,6 +49,8 @@ impl Pentanomial {
         let mu = self.score()?;
         let sd = self.sd_of_mean()?;
         let error = (math::score_to_elo(mu + Z95 * sd) - math::score_to_elo(mu - Z95 * sd)) / 2.0;
+        // A score of 0 or 1 has an infinite estimate and no finite interval.
+        let error = if error.is_nan() { f64::INFINITY } else { error };
         Some(EloEstimate { elo: math::score_to_elo(mu), error })
     }
 
@@ -59,7 +61,8 @@ impl Pentanomial {
         let var = self.variance()?;
         let k = 800.0 / std::f64::consts::LN_10;
         let n = self.pairs() as f64;
-        Some(EloEstimate { elo: (mu - 0.5) / (2.0 * var).sqrt() * k, error: Z95 / (2.0 * n).sqrt() * k })
+        let elo = if var > 0.0 { (mu - 0.5) / (2.0 * var).sqrt() * k } else { ratio_of_certainty(mu) };
+        Some(EloEstimate { elo, error: Z95 / (2.0 * n).sqrt() * k })
     }
 
     /// Likelihood of superiority: `Phi((mu - 0.5) / sd)` with the pentanomial standard error
@@ -73,7 +76,8 @@ impl Pentanomial {
         }
     }
 
-    /// Decisive pair ratio as fastchess prints it: `(WW + WD) / (LL + LD)`.
+    /// Decisive pair ratio as fastchess prints it: `(WW + WD) / (LL + LD)` (NaN without
+    /// decisive pairs).
     pub fn pairs_ratio(&self) -> f64 {
         (self.0[3] + self.0[4]) as f64 / (self.0[0] + self.0[1]) as f64
     }
@@ -90,6 +94,17 @@ impl Pentanomial {
         let mut r = self.0;
         r.reverse();
         Pentanomial(r)
+    }
+}
+
+/// A normalised Elo without any variance: 0 at an even score, else infinite.
+pub(crate) fn ratio_of_certainty(mu: f64) -> f64 {
+    if mu > 0.5 {
+        f64::INFINITY
+    } else if mu < 0.5 {
+        f64::NEG_INFINITY
+    } else {
+        0.0
     }
 }
 

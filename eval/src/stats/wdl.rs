@@ -81,6 +81,8 @@ impl Wdl {
         let mu = self.score()?;
         let sd = (self.variance()? / self.games() as f64).sqrt();
         let error = (math::score_to_elo(mu + Z95 * sd) - math::score_to_elo(mu - Z95 * sd)) / 2.0;
+        // A score of 0 or 1 has an infinite estimate and no finite interval.
+        let error = if error.is_nan() { f64::INFINITY } else { error };
         Some(EloEstimate { elo: math::score_to_elo(mu), error })
     }
 
@@ -90,7 +92,9 @@ impl Wdl {
         let var = self.variance()?;
         let k = 800.0 / std::f64::consts::LN_10;
         let n = self.games() as f64;
-        Some(EloEstimate { elo: (mu - 0.5) / var.sqrt() * k, error: Z95 / n.sqrt() * k })
+        let elo =
+            if var > 0.0 { (mu - 0.5) / var.sqrt() * k } else { super::pentanomial::ratio_of_certainty(mu) };
+        Some(EloEstimate { elo, error: Z95 / n.sqrt() * k })
     }
 
     /// Likelihood of superiority from wins and losses:

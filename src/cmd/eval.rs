@@ -1,0 +1,309 @@
+//! `fanorona eval`: engine matches (two engines, game pairs, Elo, SPRT), gauntlets and round
+//! robins with maximum-likelihood ratings.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use fanorona_core::DrawRules;
+use fanorona_eval::stats::{Anchor, SprtConfig};
+use fanorona_eval::{
+    EngineSpec, EvalError, MatchConfig, MatchReport, Mode, OpeningSource, Progress, TournamentConfig,
+    TournamentReport, fmt_num, run_match, run_tournament,
+};
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::exit::bad_input;
+
+/// Play a match between two engines and measure the Elo difference.
+///
+/// Engines: in-process player specs (`random`, `greedy`, `alphabeta:depth=4,eval=handcrafted`,
+/// `alphabeta:nodes=20000,eval=net:PATH`) or external programs speaking the engine protocol
+/// (`cmd:PROGRAM ARGS;depth=4`, `cmd:PROGRAM;tc=10+0.1`, `cmd:PROGRAM;movetime=100`), each with
+/// an optional `;name=NAME`. Every opening is played twice with colours swapped. The first
+/// engine's Elo over the second is reported.
+///
+/// `fanorona eval gauntlet` and `fanorona eval roundrobin` rate several engines.
+#[derive(Debug, clap::Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct Args {
+    #[command(subcommand)]
+    tournament: Option<Tournament>,
+    #[command(flatten)]
+    opts: MatchArgs,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum Tournament {
+    /// The first engine plays each of the others; all are rated.
+    Gauntlet(TournamentArgs),
+    /// Every engine plays every other; all are rated.
+    Roundrobin(TournamentArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct TournamentArgs {
+    #[command(flatten)]
+    opts: MatchArgs,
+    /// Ratings chart (PNG, or SVG for a .svg name); default OUT/ratings.png with --out.
+    #[arg(long)]
+    chart: Option<PathBuf>,
+    /// Engine rated 0 (its name); default: the first engine in a gauntlet, the mean in a round
+    /// robin.
+    #[arg(long)]
+    anchor: Option<String>,
+}
+
+#[derive(Debug, clap::Args)]
+struct MatchArgs {
+    /// An engine (give it twice for a match, two or more times for a tournament).
+    #[arg(long = "engine", short = 'e', value_name = "SPEC")]
+    engines: Vec<String>,
+    /// Games per match (rounded up to whole pairs).
+    #[arg(long, short = 'n', default_value_t = 100)]
+    games: u64,
+    /// Games played at the same time.
+    #[arg(long, short = 'c', default_value_t = 1)]
+    concurrency: usize,
+    /// Openings: a file of position strings (one per line, # comments), `random:plies=K` or
+    /// `start`.
+    #[arg(long, default_value = "random:plies=6")]
+    openings: String,
+    /// Stop as soon as an SPRT decides, e.g. `elo0=0,elo1=10,alpha=0.05,beta=0.05`
+    /// (`model=logistic` for logistic Elo bounds; default normalized, as fishtest).
+    #[arg(long)]
+    sprt: Option<String>,
+    /// Output directory: every game (games.bin) and the state for --resume.
+    #[arg(long, short = 'o')]
+    out: Option<PathBuf>,
+    /// Continue the interrupted match in --out with its saved settings (engines, games,
+    /// openings, seed, rules and SPRT given here are ignored; --concurrency applies).
+    #[arg(long, requires = "out")]
+    resume: bool,
+    /// Seed of the openings and of random players.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// A game is drawn at this many turns (0: no limit).
+    #[arg(long, default_value_t = DrawRules::DEFAULT_MAX_PLIES)]
+    max_plies: u32,
+    /// A game is drawn after this many turns in a row without a capture (0: no limit).
+    #[arg(long, default_value_t = DrawRules::DEFAULT_MAX_QUIET_PLIES)]
+    max_quiet_plies: u32,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+fn eval_err(e: EvalError) -> anyhow::Error {
+    if e.is_bad_input() { bad_input("eval", e) } else { anyhow::Error::new(e) }
+}
+
+impl MatchArgs {
+    fn engines(&self) -> anyhow::Result<Vec<EngineSpec>> {
+        self.engines.iter().map(|t| t.parse::<EngineSpec>().map_err(eval_err)).collect()
+    }
+
+    /// The match settings, engines left to the caller.
+    fn template(&self, engines: [EngineSpec; 2]) -> anyhow::Result<MatchConfig> {
+        if self.concurrency == 0 {
+            return Err(bad_input("--concurrency", "must be at least 1"));
+        }
+        if self.games == 0 {
+            return Err(bad_input("--games", "must be at least 1"));
+        }
+        let mut c = MatchConfig::new(engines[0].clone(), engines[1].clone(), self.games);
+        c.openings = self.openings.parse::<OpeningSource>().map_err(eval_err)?;
+        c.seed = self.seed;
+        c.rules = DrawRules { max_plies: self.max_plies, max_quiet_plies: self.max_quiet_plies };
+        c.sprt = match &self.sprt {
+            Some(s) => Some(s.parse::<SprtConfig>().map_err(|e| bad_input("--sprt", e))?),
+            None => None,
+        };
+        c.concurrency = self.concurrency;
+        c.out = self.out.clone();
+        c.resume = self.resume;
+        Ok(c)
+    }
+}
+
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    match &args.tournament {
+        None => run_single(&args.opts),
+        Some(Tournament::Gauntlet(t)) => run_many(t, Mode::Gauntlet),
+        Some(Tournament::Roundrobin(t)) => run_many(t, Mode::RoundRobin),
+    }
+}
+
+/// A progress bar on a terminal, nothing otherwise.
+fn progress_bar(total: u64, json: bool) -> Option<ProgressBar> {
+    if json || !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let pb = ProgressBar::new(total);
+    let style = ProgressStyle::with_template("{prefix}[{elapsed_precise}] {bar:30} {pos}/{len} games  {msg}")
+        .unwrap_or_else(|_| ProgressStyle::default_bar());
+    pb.set_style(style);
+    Some(pb)
+}
+
+fn progress_message(p: &Progress) -> String {
+    let mut m = match p.elo {
+        Some(e) => format!("Elo {} +/- {}", fmt_num(e.elo), fmt_num(e.error)),
+        None => String::new(),
+    };
+    m.push_str(&format!("  +{} ={} -{}", p.wdl.wins, p.wdl.draws, p.wdl.losses));
+    if let Some((llr, lo, hi)) = p.llr {
+        m.push_str(&format!("  LLR {llr:.2} ({lo:.2}, {hi:.2})"));
+    }
+    m
+}
+
+fn run_single(a: &MatchArgs) -> anyhow::Result<()> {
+    let config = if a.resume {
+        let dir = a.out.as_deref().ok_or_else(|| bad_input("--resume", "needs --out DIR"))?;
+        let mut c = MatchConfig::load(dir).map_err(eval_err)?;
+        c.concurrency = a.concurrency.max(1);
+        c
+    } else {
+        let engines = a.engines()?;
+        let [x, y] = <[EngineSpec; 2]>::try_from(engines).map_err(|e| {
+            bad_input("--engine", format!("a match needs exactly two engines, got {}", e.len()))
+        })?;
+        a.template([x, y])?
+    };
+    let pb = progress_bar(config.pairs() * 2, a.json);
+    let report = run_match(&config, &mut |p| {
+        if let Some(pb) = &pb {
+            pb.set_length(p.planned);
+            pb.set_position(p.games);
+            pb.set_message(progress_message(p));
+        }
+    })
+    .map_err(eval_err)?;
+    if let Some(pb) = pb {
+        pb.finish_and_clear();
+    }
+    print_match(&report, &config, a.json)
+}
+
+fn print_match(report: &MatchReport, config: &MatchConfig, json: bool) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    if json {
+        let mut v = serde_json::to_value(report)?;
+        v["openings"] = config.openings.to_string().into();
+        v["seed"] = config.seed.into();
+        v["games_per_second"] = games_per_second(report).into();
+        writeln!(out, "{v}")?;
+    } else {
+        write!(out, "{}", report.summary_text())?;
+        writeln!(
+            out,
+            "Openings: {}, seed {}, {:.1} s, {:.2} games/s",
+            config.openings,
+            config.seed,
+            report.seconds,
+            games_per_second(report)
+        )?;
+        if let Some(d) = &config.out {
+            writeln!(out, "Games saved in {}", d.join(fanorona_eval::state::GAMES_FILE).display())?;
+        }
+    }
+    Ok(())
+}
+
+fn games_per_second(r: &MatchReport) -> f64 {
+    if r.seconds > 0.0 { r.games_this_run as f64 / r.seconds } else { 0.0 }
+}
+
+fn run_many(t: &TournamentArgs, mode: Mode) -> anyhow::Result<()> {
+    let a = &t.opts;
+    let engines = a.engines()?;
+    if engines.len() < 2 {
+        return Err(bad_input(
+            "--engine",
+            format!("a tournament needs at least two engines, got {}", engines.len()),
+        ));
+    }
+    let template = a.template([engines[0].clone(), engines[1].clone()])?;
+    let anchor = match &t.anchor {
+        None => None,
+        Some(name) => Some(Anchor::Player(
+            engines
+                .iter()
+                .position(|e| &e.name == name)
+                .ok_or_else(|| bad_input("--anchor", format!("no engine is named {name:?}")))?,
+        )),
+    };
+    let config = TournamentConfig { mode, engines, template, out: a.out.clone(), anchor };
+    let pairings = config.pairings().len();
+    let pb = progress_bar(config.template.pairs() * 2 * pairings as u64, a.json);
+    let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
+    let per_match = config.template.pairs() * 2;
+    let mut index: Option<(usize, usize)> = None;
+    let mut base = 0u64;
+    let report = run_tournament(&config, &mut |i, j, p| {
+        if index != Some((i, j)) {
+            if index.is_some() {
+                base += per_match;
+            }
+            index = Some((i, j));
+        }
+        if let Some(pb) = &pb {
+            pb.set_prefix(format!("{} vs {} ", names[i], names[j]));
+            pb.set_position(base + p.games);
+            pb.set_message(progress_message(p));
+        }
+    })
+    .map_err(eval_err)?;
+    if let Some(pb) = pb {
+        pb.finish_and_clear();
+    }
+    let chart = t.chart.clone().or_else(|| a.out.as_ref().map(|d| d.join("ratings.png")));
+    if let Some(path) = &chart {
+        write_chart(&report, path)?;
+    }
+    if let Some(dir) = &a.out {
+        let json = serde_json::to_string_pretty(&report)?;
+        fanorona_eval::state::write_atomic(&dir.join("ratings.json"), json.as_bytes()).map_err(eval_err)?;
+        fanorona_eval::state::write_atomic(&dir.join("ratings.txt"), report.table_text().as_bytes())
+            .map_err(eval_err)?;
+    }
+    let mut out = std::io::stdout().lock();
+    if a.json {
+        let mut v = serde_json::to_value(&report)?;
+        v["chart"] = chart.map(|p| p.display().to_string()).into();
+        writeln!(out, "{v}")?;
+    } else {
+        write!(out, "{}", report.table_text())?;
+        if let Some(p) = &chart {
+            writeln!(out, "Chart: {}", p.display())?;
+        }
+    }
+    Ok(())
+}
+
+fn write_chart(report: &TournamentReport, path: &Path) -> anyhow::Result<()> {
+    let mut order: Vec<usize> = (0..report.engines.len()).collect();
+    order.sort_by(|&a, &b| report.ratings[b].elo.total_cmp(&report.ratings[a].elo));
+    let bars = order
+        .iter()
+        .map(|&i| fanorona_plot::Bar {
+            label: report.engines[i].clone(),
+            value: finite_or_zero(report.ratings[i].elo),
+            error: finite_or_zero(report.ratings[i].error),
+        })
+        .collect();
+    let chart = fanorona_plot::BarChart {
+        title: match report.mode {
+            Mode::Gauntlet => "Gauntlet ratings (95 % intervals)".into(),
+            Mode::RoundRobin => "Round-robin ratings (95 % intervals)".into(),
+        },
+        y_label: "Elo".into(),
+        bars,
+    };
+    fanorona_plot::write_bar_chart(&chart, path).with_context(|| format!("writing chart {}", path.display()))
+}
+
+fn finite_or_zero(x: f64) -> f64 {
+    if x.is_finite() { x } else { 0.0 }
+}
