@@ -391,21 +391,21 @@ impl Searcher {
             }
         }
 
-        let mut list = std::mem::take(&mut self.lists[ply]);
-        pos.generate_moves(&mut list);
-        if list.is_empty() {
-            self.lists[ply] = list;
+        // The move lists stay in place (a list is 5 KiB inline): indexed, never moved.
+        pos.generate_moves(&mut self.lists[ply]);
+        let count = self.lists[ply].len();
+        if count == 0 {
             return loss_in(ply as u32);
         }
         let mut order = std::mem::take(&mut self.order[ply]);
-        self.score_moves(&list, &mut order, tt_move, ply);
+        self.score_moves(ply, &mut order, tt_move);
 
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_index = None;
-        for n in 0..list.len() {
+        for n in 0..count {
             let i = pick(&mut order, n);
-            let mv = list[i];
+            let mv = self.lists[ply][i];
             let score = self.child(pos, &mv, depth - 1, ply, alpha, beta, quiet, n == 0);
             if self.stopped {
                 break;
@@ -425,7 +425,6 @@ impl Searcher {
                 }
             }
         }
-        self.lists[ply] = list;
         self.order[ply] = order;
         if self.stopped {
             return 0;
@@ -457,15 +456,15 @@ impl Searcher {
         if qply >= MAX_QUIESCENCE || ply >= MAX_PLY - 1 {
             return self.evaluate(pos);
         }
-        let mut list = std::mem::take(&mut self.lists[ply]);
-        pos.generate_moves(&mut list);
+        pos.generate_moves(&mut self.lists[ply]);
+        let count = self.lists[ply].len();
         let mut order = std::mem::take(&mut self.order[ply]);
         order.clear();
-        order.extend(list.iter().map(|m| m.captured().count() as i32));
+        order.extend(self.lists[ply].iter().map(|m| m.captured().count() as i32));
         let mut best = -INFINITY;
-        for n in 0..list.len() {
+        for n in 0..count {
             let i = pick(&mut order, n);
-            let mv = list[i];
+            let mv = self.lists[ply][i];
             let mut next = *pos;
             next.play_unchecked(&mv);
             self.nodes += 1;
@@ -489,7 +488,6 @@ impl Searcher {
                 }
             }
         }
-        self.lists[ply] = list;
         self.order[ply] = order;
         if self.stopped { 0 } else { best }
     }
@@ -499,7 +497,8 @@ impl Searcher {
         self.eval.evaluate(pos).clamp(-FORCED, FORCED)
     }
 
-    fn score_moves(&self, list: &MoveList, order: &mut Vec<i32>, tt_move: Option<usize>, ply: usize) {
+    fn score_moves(&self, ply: usize, order: &mut Vec<i32>, tt_move: Option<usize>) {
+        let list = &self.lists[ply];
         order.clear();
         let [k1, k2] = self.killers[ply];
         order.extend(list.iter().map(|m| {
