@@ -143,7 +143,16 @@ impl ExternalEngine {
         match self.lines.recv_timeout(left) {
             Ok(Some(line)) => Ok(line),
             Ok(None) | Err(RecvTimeoutError::Disconnected) => {
-                let status = self.child.try_wait().ok().flatten();
+                // The output ends when the process exits: give it a moment to be reaped, so
+                // the reason can say how it ended.
+                let mut status = None;
+                for _ in 0..50 {
+                    status = self.child.try_wait().ok().flatten();
+                    if status.is_some() {
+                        break;
+                    }
+                    std::thread::sleep(Duration::from_millis(2));
+                }
                 Err(Fault::failure(match status {
                     Some(s) => format!("engine exited ({s}) while waiting for {waiting_for}"),
                     None => format!("engine closed its output while waiting for {waiting_for}"),

@@ -202,12 +202,15 @@ impl MatchReport {
             let (lo, hi) = r.bounds;
             let _ = writeln!(
                 s,
-                "LLR: {:.2} ({:.1}%) ({lo:.2}, {hi:.2}) [{:.2}, {:.2}] {:?}: {}",
+                "LLR: {:.2} ({:.1}%) ({lo:.2}, {hi:.2}) [{:.2}, {:.2}] {}: {}",
                 r.llr,
                 r.llr / hi * 100.0,
                 r.config.elo0,
                 r.config.elo1,
-                r.config.model,
+                match r.config.model {
+                    crate::stats::SprtModel::Normalized => "normalized",
+                    crate::stats::SprtModel::Logistic => "logistic",
+                },
                 r.verdict
             );
         }
