@@ -2,13 +2,70 @@
 //!
 //! `cargo run --release -p fanorona-engine --example strength -- A B [GAMES] [OPENING_PLIES] [SEED] [THREADS]`
 //!
+//! For tuning, a player may also be `tune:DEPTH:STRONG,MOBILITY,THREATENED,ATTACKING`: alpha-beta
+//! to DEPTH with the handcrafted evaluator under those weights.
+//!
 //! Games come in pairs: both colours from the same opening (OPENING_PLIES uniformly random
 //! turns from the start, drawn from SEED and the pair's number). Draw rules: the defaults.
 
 use std::sync::Mutex;
 
 use fanorona_core::{Color, DrawRules, Game, Position};
-use fanorona_engine::{PlayerSpec, Rng};
+use fanorona_engine::eval::{Handcrafted, Weights};
+use fanorona_engine::players::AlphaBetaPlayer;
+use fanorona_engine::spec::{AlphaBetaSpec, EvalSpec};
+use fanorona_engine::{Player, PlayerSpec, Rng};
+
+/// A spec, or a tuning player.
+#[derive(Debug, Clone)]
+enum Who {
+    Spec(PlayerSpec),
+    Tune(u32, Weights),
+}
+
+impl std::fmt::Display for Who {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Who::Spec(s) => write!(f, "{s}"),
+            Who::Tune(d, w) => write!(f, "tune:{d}:{w:?}"),
+        }
+    }
+}
+
+fn parse_who(text: &str) -> Result<Who, String> {
+    if let Some(rest) = text.strip_prefix("tune:") {
+        let (d, ws) = rest.split_once(':').ok_or("tune:DEPTH:W,W,W,W")?;
+        let n: Vec<i32> =
+            ws.split(',').map(|x| x.parse().map_err(|e| format!("{x}: {e}"))).collect::<Result<_, _>>()?;
+        if n.len() != 4 {
+            return Err("four weights".into());
+        }
+        let w = Weights { stone: 100, strong: n[0], mobility: n[1], threatened: n[2], attacking: n[3] };
+        return Ok(Who::Tune(d.parse().map_err(|e| format!("{d}: {e}"))?, w));
+    }
+    text.parse().map(Who::Spec).map_err(|e| format!("{text}: {e}"))
+}
+
+fn build(who: &Who, seed: u64) -> Box<dyn Player> {
+    match who {
+        Who::Spec(s) => s.build(seed).expect("player"),
+        Who::Tune(d, w) => {
+            let spec = AlphaBetaSpec {
+                depth: Some(*d),
+                nodes: None,
+                movetime: None,
+                hash_mib: 16,
+                eval: EvalSpec::Handcrafted,
+            };
+            Box::new(AlphaBetaPlayer::new(
+                spec,
+                Box::new(Handcrafted::new(*w)),
+                seed,
+                format!("tune:{d}:{w:?}"),
+            ))
+        }
+    }
+}
 
 fn opening(seed: u64, pair: u64, plies: usize) -> Game {
     // Retry until the opening leaves a game in progress.
@@ -31,8 +88,8 @@ fn main() -> Result<(), String> {
     if args.len() < 2 {
         return Err("usage: strength A B [GAMES] [OPENING_PLIES] [SEED] [THREADS]".into());
     }
-    let a: PlayerSpec = args[0].parse().map_err(|e| format!("{}: {e}", args[0]))?;
-    let b: PlayerSpec = args[1].parse().map_err(|e| format!("{}: {e}", args[1]))?;
+    let a = parse_who(&args[0])?;
+    let b = parse_who(&args[1])?;
     let num = |i: usize, d: u64| args.get(i).and_then(|s| s.parse().ok()).unwrap_or(d);
     let games = num(2, 100);
     let plies = num(3, 4) as usize;
@@ -50,8 +107,8 @@ fn main() -> Result<(), String> {
                     } else {
                         game.position().turn().other()
                     };
-                    let mut pa = a.build(Rng::derive(seed, 2 * i).next_u64()).expect("player A");
-                    let mut pb = b.build(Rng::derive(seed, 2 * i + 1).next_u64()).expect("player B");
+                    let mut pa = build(a, Rng::derive(seed, 2 * i).next_u64());
+                    let mut pb = build(b, Rng::derive(seed, 2 * i + 1).next_u64());
                     pa.new_game();
                     pb.new_game();
                     while game.outcome().is_none() {

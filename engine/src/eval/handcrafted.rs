@@ -1,9 +1,8 @@
 //! The handcrafted evaluator: material plus positional terms.
 
-use fanorona_core::{Bitboard, Position};
+use fanorona_core::{Bitboard, Direction, Position};
 
 use crate::eval::Evaluator;
-use crate::search::mobility::step_count;
 
 /// The weights of the handcrafted terms, in centi-stones.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -12,21 +11,57 @@ pub struct Weights {
     pub stone: i32,
     /// Per stone on a strong point.
     pub strong: i32,
-    /// Per possible step.
+    /// Per possible step (mobility).
     pub mobility: i32,
+    /// Per own stone that the opponent could capture with its next step (the side to move can
+    /// still parry some of them).
+    pub threatened: i32,
+    /// Per enemy stone the side to move could capture now (seen at the quiescence horizon).
+    pub attacking: i32,
 }
 
 impl Default for Weights {
+    /// Tuned by games against material at depth 4 (engine/README-figures.md): strong points,
+    /// mobility and threats each helped a little; the threat of being captured weighs most.
     fn default() -> Weights {
-        Weights { stone: 100, strong: 4, mobility: 2 }
+        Weights { stone: 100, strong: 4, mobility: 5, threatened: 30, attacking: 0 }
     }
 }
 
-/// Material plus strong points and mobility.
+/// Material plus strong points, mobility and capture threats.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Handcrafted {
     /// The weights.
     pub weights: Weights,
+}
+
+impl Handcrafted {
+    /// An evaluator with these weights.
+    pub fn new(weights: Weights) -> Handcrafted {
+        Handcrafted { weights }
+    }
+}
+
+/// Stones of `side` that can step in direction `d` to an empty point.
+#[inline]
+fn movers(side: Bitboard, empty: Bitboard, d: Direction) -> Bitboard {
+    let m = side & empty.shift(d.opposite());
+    if d.is_diagonal() { m & Bitboard::STRONG } else { m }
+}
+
+/// The steps `side` could make and the enemy stones its steps would capture first (the head of
+/// each captured line), ignoring whose turn it is.
+#[inline]
+fn steps_and_targets(side: Bitboard, enemy: Bitboard, empty: Bitboard) -> (i32, Bitboard) {
+    let mut steps = 0;
+    let mut targets = Bitboard::EMPTY;
+    for d in Direction::ALL {
+        let m = movers(side, empty, d);
+        steps += m.count() as i32;
+        targets |= m.shift(d).shift(d) & enemy;
+        targets |= m.shift(d.opposite()) & enemy;
+    }
+    (steps, targets)
 }
 
 impl Evaluator for Handcrafted {
@@ -34,18 +69,39 @@ impl Evaluator for Handcrafted {
         "handcrafted".to_string()
     }
 
+    #[inline]
     fn evaluate(&mut self, pos: &Position) -> i32 {
         let w = &self.weights;
-        let (us, them) = (pos.us(), pos.them());
+        let (us, them, empty) = (pos.us(), pos.them(), pos.empty());
         let material = (us.count() as i32 - them.count() as i32) * w.stone;
         let strong =
             ((us & Bitboard::STRONG).count() as i32 - (them & Bitboard::STRONG).count() as i32) * w.strong;
-        let theirs = pos.with_turn(pos.turn().other());
-        let mobility = (step_count(pos) as i32 - step_count(&theirs) as i32) * w.mobility;
-        material + strong + mobility
+        let (our_steps, our_targets) = steps_and_targets(us, them, empty);
+        let (their_steps, their_targets) = steps_and_targets(them, us, empty);
+        material + strong + (our_steps - their_steps) * w.mobility
+            - their_targets.count() as i32 * w.threatened
+            + our_targets.count() as i32 * w.attacking
     }
 
     fn box_clone(&self) -> Box<dyn Evaluator> {
         Box::new(*self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn terms_by_hand() {
+        // White a1 (strong) and i1 (strong); Black c1 (strong). White to move.
+        let p: Position = "9/9/9/9/W1B5W w".parse().unwrap();
+        let w = Weights { stone: 100, strong: 10, mobility: 1, threatened: 30, attacking: 20 };
+        // Material +100; strong 2 - 1 = +10; White steps: a1 -> a2, b1, b2; i1 -> i2, h1, h2 (6);
+        // Black steps: c1 -> b1, d1, c2, b2, d2 (5): +1. White a1 b1+ takes c1 (a target: +20);
+        // Black's c1 b1 approaches a1, c1 d1 withdraws from b1 (empty), c1 b2... a1 is threatened
+        // (-30).
+        assert_eq!(Handcrafted::new(w).evaluate(&p), 100 + 10 + 1 + 20 - 30);
+        assert_eq!(Handcrafted::default().evaluate(&Position::start()), 0);
     }
 }
