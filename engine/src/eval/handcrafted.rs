@@ -102,6 +102,10 @@ mod tests {
         // Black's c1 b1 approaches a1, c1 d1 withdraws from b1 (empty), c1 b2... a1 is threatened
         // (-30).
         assert_eq!(Handcrafted::new(w).evaluate(&p), 100 + 10 + 1 + 20 - 30);
-        assert_eq!(Handcrafted::default().evaluate(&Position::start()), 0);
+        // The start: every term is symmetric except the threats: five White stones can be taken
+        // by Black's steps into e3 (d3, e2, d2, f2 and the withdrawal target g3), and White's
+        // own five targets are not counted by default (attacking = 0).
+        let d = Weights::default();
+        assert_eq!(Handcrafted::default().evaluate(&Position::start()), -5 * d.threatened + 5 * d.attacking);
     }
 }
