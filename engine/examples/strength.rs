@@ -2,7 +2,7 @@
 //!
 //! `cargo run --release -p fanorona-engine --example strength -- A B [GAMES] [OPENING_PLIES] [SEED] [THREADS]`
 //!
-//! For tuning, a player may also be `tune:DEPTH:STRONG,MOBILITY,THREATENED,ATTACKING`: alpha-beta
+//! For tuning, a player may also be `tune:DEPTH:STRONG,MOBILITY,THREATENED,ATTACKING,CONTACT`: alpha-beta
 //! to DEPTH with the handcrafted evaluator under those weights.
 //!
 //! Games come in pairs: both colours from the same opening (OPENING_PLIES uniformly random
@@ -34,13 +34,20 @@ impl std::fmt::Display for Who {
 
 fn parse_who(text: &str) -> Result<Who, String> {
     if let Some(rest) = text.strip_prefix("tune:") {
-        let (d, ws) = rest.split_once(':').ok_or("tune:DEPTH:W,W,W,W")?;
+        let (d, ws) = rest.split_once(':').ok_or("tune:DEPTH:W,W,W,W,W")?;
         let n: Vec<i32> =
             ws.split(',').map(|x| x.parse().map_err(|e| format!("{x}: {e}"))).collect::<Result<_, _>>()?;
-        if n.len() != 4 {
-            return Err("four weights".into());
+        if n.len() != 5 {
+            return Err("five weights".into());
         }
-        let w = Weights { stone: 100, strong: n[0], mobility: n[1], threatened: n[2], attacking: n[3] };
+        let w = Weights {
+            stone: 100,
+            strong: n[0],
+            mobility: n[1],
+            threatened: n[2],
+            attacking: n[3],
+            contact: n[4],
+        };
         return Ok(Who::Tune(d.parse().map_err(|e| format!("{d}: {e}"))?, w));
     }
     text.parse().map(Who::Spec).map_err(|e| format!("{text}: {e}"))

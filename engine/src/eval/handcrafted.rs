@@ -18,13 +18,17 @@ pub struct Weights {
     pub threatened: i32,
     /// Per enemy stone the side to move could capture now (seen at the quiescence horizon).
     pub attacking: i32,
+    /// For the side ahead in material, per enemy stone within two steps of its stones (the
+    /// side behind gets the opposite): the stronger side seeks contact to convert its lead.
+    /// (Tried at 5 and 15 against material: no measurable gain, so 0 by default.)
+    pub contact: i32,
 }
 
 impl Default for Weights {
     /// Tuned by games against material at depth 4 (engine/README-figures.md): strong points,
     /// mobility and threats each helped a little; the threat of being captured weighs most.
     fn default() -> Weights {
-        Weights { stone: 100, strong: 4, mobility: 5, threatened: 30, attacking: 0 }
+        Weights { stone: 100, strong: 4, mobility: 5, threatened: 30, attacking: 0, contact: 0 }
     }
 }
 
@@ -64,6 +68,12 @@ fn steps_and_targets(side: Bitboard, enemy: Bitboard, empty: Bitboard) -> (i32, 
     (steps, targets)
 }
 
+/// The points one step (any of the eight directions) from `bb`, and `bb` itself.
+#[inline]
+fn dilate(bb: Bitboard) -> Bitboard {
+    Direction::ALL.iter().fold(bb, |acc, &d| acc | bb.shift(d))
+}
+
 impl Evaluator for Handcrafted {
     fn name(&self) -> String {
         "handcrafted".to_string()
@@ -78,9 +88,14 @@ impl Evaluator for Handcrafted {
             ((us & Bitboard::STRONG).count() as i32 - (them & Bitboard::STRONG).count() as i32) * w.strong;
         let (our_steps, our_targets) = steps_and_targets(us, them, empty);
         let (their_steps, their_targets) = steps_and_targets(them, us, empty);
-        material + strong + (our_steps - their_steps) * w.mobility
+        let mut score = material + strong + (our_steps - their_steps) * w.mobility
             - their_targets.count() as i32 * w.threatened
-            + our_targets.count() as i32 * w.attacking
+            + our_targets.count() as i32 * w.attacking;
+        if w.contact != 0 && material != 0 {
+            let near = (them & dilate(dilate(us))).count() as i32;
+            score += material.signum() * near * w.contact;
+        }
+        score
     }
 
     fn box_clone(&self) -> Box<dyn Evaluator> {
@@ -96,7 +111,7 @@ mod tests {
     fn terms_by_hand() {
         // White a1 (strong) and i1 (strong); Black c1 (strong). White to move.
         let p: Position = "9/9/9/9/W1B5W w".parse().unwrap();
-        let w = Weights { stone: 100, strong: 10, mobility: 1, threatened: 30, attacking: 20 };
+        let w = Weights { stone: 100, strong: 10, mobility: 1, threatened: 30, attacking: 20, contact: 0 };
         // Material +100; strong 2 - 1 = +10; White steps: a1 -> a2, b1, b2; i1 -> i2, h1, h2 (6);
         // Black steps: c1 -> b1, d1, c2, b2, d2 (5): +1. White a1 b1+ takes c1 (a target: +20);
         // Black's c1 b1 approaches a1, c1 d1 withdraws from b1 (empty), c1 b2... a1 is threatened
