@@ -65,7 +65,7 @@ fn script(dir: &Path, name: &str, on_go: &str) -> PathBuf {
 fn broken_engines_lose_and_the_match_goes_on() {
     let dir = tempfile::tempdir().unwrap();
     let cases = [
-        ("crash", "exit 3", Termination::EngineFailure, "exited"),
+        ("crash", "exit 3", Termination::EngineFailure, "while waiting for bestmove"),
         ("hang", ":", Termination::TimeForfeit, "no bestmove"),
         ("garbage", "echo 'hello there'", Termination::EngineFailure, "unreadable line"),
         ("badmove", "echo 'bestmove xyz'", Termination::EngineFailure, "unreadable bestmove"),
@@ -140,10 +140,23 @@ fn resume_continues_without_replaying_finished_pairs() {
     assert_eq!(r.pentanomial, whole.pentanomial);
     assert_eq!(records(&cut), all);
 
+    // A state file of another match is refused.
+    let other = dir.path().join("other");
+    std::fs::create_dir(&other).unwrap();
+    std::fs::copy(full.join("games.bin"), other.join("games.bin")).unwrap();
+    st["config"]["seed"] = 99.into();
+    std::fs::write(other.join("state.json"), st.to_string()).unwrap();
+    let err = run_match(&c_with_out(&c, &other), &mut |_| {}).unwrap_err();
+    assert!(err.is_bad_input() && err.to_string().contains("different configuration"), "{err}");
+
     // A finished match resumes to its report without playing.
     let again = run_match(&MatchConfig::load(&cut).unwrap(), &mut |_| {}).unwrap();
     assert_eq!(again.games_this_run, 0);
     assert_eq!(again.wdl, whole.wdl);
+}
+
+fn c_with_out(c: &MatchConfig, dir: &Path) -> MatchConfig {
+    MatchConfig { out: Some(dir.to_path_buf()), resume: true, ..c.clone() }
 }
 
 #[test]
