@@ -52,8 +52,7 @@ pub fn generate(
     let existing = if resume && part.exists() {
         Some(part.clone())
     } else if resume && out.exists() {
-        std::fs::rename(out, &part).map_err(|e| io(out, e))?;
-        Some(part.clone())
+        Some(out.to_path_buf())
     } else {
         None
     };
@@ -73,7 +72,18 @@ pub fn generate(
                     Err(e) => return Err(e.into()),
                 }
             }
-            let (w, info) = RecordWriter::append(&path)?;
+            drop(reader);
+            if stats.games > config.games {
+                return Err(mismatch(format!(
+                    "it has {} games, more than the {} asked for",
+                    stats.games, config.games
+                )));
+            }
+            if path != part {
+                // A complete file of the same run: continue it under the temporary name.
+                std::fs::rename(&path, &part).map_err(|e| io(&path, e))?;
+            }
+            let (w, info) = RecordWriter::append(&part)?;
             if info.records > config.games {
                 return Err(mismatch(format!(
                     "it has {} games, more than the {} asked for",

@@ -81,6 +81,9 @@ fn resume_repairs_a_truncated_tail_and_finishes_the_same_file() {
     let e = generate(&other, &out, true, &mut |_| {}).unwrap_err();
     assert!(matches!(e, SelfplayError::Resume { .. }), "{e}");
     assert!(e.to_string().contains("seed"), "{e}");
+    // ... and leaves the file where it was.
+    assert_eq!(std::fs::read(&out).unwrap(), bytes);
+    assert!(!part_path(&out).exists());
 }
 
 #[test]
