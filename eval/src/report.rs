@@ -243,3 +243,55 @@ pub fn fmt_num(x: f64) -> String {
         "-inf".into()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fanorona_core::Termination;
+
+    #[test]
+    fn summary_in_the_fastchess_style() {
+        // The published fastchess example: Ptnml [1, 11, 47, 25, 16], W 67 L 23 D 110 prints
+        // "Elo: 77.71 +/- 33.03, nElo: 117.50 +/- 48.15", "LOS: 100.00 %, DrawRatio: 47.00 %,
+        // PairsRatio: 3.42", "LLR: 1.71 (57.9%) (-2.94, 2.94) [0.00, 10.00]".
+        let t = Tally {
+            wdl: Wdl { wins: 67, draws: 110, losses: 23 },
+            penta: Pentanomial([1, 11, 47, 25, 16]),
+            ..Tally::default()
+        };
+        let sprt: SprtConfig = "elo0=0,elo1=10".parse().unwrap();
+        let r = MatchReport::from_tally(["new".into(), "old".into()], &t, 400, t.sprt(Some(&sprt)));
+        let text = r.summary_text();
+        for line in [
+            "Results of new vs old:",
+            "Elo: 77.7 +/- 33.0, nElo: 117.5 +/- 48.2",
+            "LOS: 100.0 %, DrawRatio: 47.0 %, PairsRatio: 3.42",
+            "Games: 200, Wins: 67, Losses: 23, Draws: 110, Points: 122.0 (61.00 %)",
+            "Ptnml(0-2): [1, 11, 47, 25, 16]",
+            "LLR: 1.71 (57.9%) (-2.94, 2.94) [0.00, 10.00] normalized: undecided",
+            "200 of 400 games finished",
+        ] {
+            assert!(text.contains(line), "missing {line:?} in\n{text}");
+        }
+    }
+
+    #[test]
+    fn pairs_are_scored_for_the_first_engine() {
+        let g = |index: u64, white_engine: usize, winner: Option<Color>| GameSummary {
+            index,
+            pair: index / 2,
+            white_engine,
+            outcome: Outcome { winner, termination: Termination::AllCaptured },
+            plies: 10,
+            fault: None,
+        };
+        let mut t = Tally::default();
+        // Engine 0 wins as White, then wins as Black: a WW pair.
+        t.add_pair(&[g(0, 0, Some(Color::White)), g(1, 1, Some(Color::Black))]);
+        // Engine 0 loses as White and draws as Black: an LD pair.
+        t.add_pair(&[g(2, 0, Some(Color::Black)), g(3, 1, None)]);
+        assert_eq!(t.penta, Pentanomial([0, 1, 0, 0, 1]));
+        assert_eq!(t.wdl, Wdl { wins: 2, draws: 1, losses: 1 });
+        assert_eq!(t.white, Wdl { wins: 1, draws: 1, losses: 2 });
+    }
+}
