@@ -136,6 +136,15 @@ fn main() -> Result<(), String> {
         s if s < 0.25 => (w, d, l + 1),
         _ => (w, d + 1, l),
     });
+    let mut reasons: Vec<(String, usize)> = Vec::new();
+    for x in &r {
+        let name = x.2.to_string();
+        match reasons.iter_mut().find(|(n, _)| *n == name) {
+            Some(e) => e.1 += 1,
+            None => reasons.push((name, 1)),
+        }
+    }
+    let reasons: Vec<String> = reasons.iter().map(|(n, c)| format!("{n}: {c}")).collect();
     let avg_len = r.iter().map(|x| x.3).sum::<usize>() as f64 / r.len().max(1) as f64;
     let score = (w as f64 + d as f64 / 2.0) / r.len().max(1) as f64;
     println!(
@@ -143,5 +152,6 @@ fn main() -> Result<(), String> {
         r.len(),
         score * 100.0
     );
+    println!("  endings: {}", reasons.join(", "));
     Ok(())
 }

@@ -160,3 +160,21 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_raised_stop_flag_or_a_time_limit_still_gives_a_legal_turn() {
+    let p = pos("1BBB1BBBB/B2B1BB1B/3BW1WB1/WW1W2WWW/WW4WWW w");
+    let legal = p.legal_moves();
+    let mut s = Searcher::new(Box::new(Material), 1);
+    // Raised before it starts (and no limit at all): it stops at its first look at the flag.
+    let stop = Arc::new(AtomicBool::new(true));
+    let r = s.search(&SearchRoot::new(p), Limits::default(), stop, &mut |_| {});
+    assert!(r.best.is_some_and(|m| legal.contains(&m)));
+    let r = s.search(
+        &SearchRoot::new(p),
+        Limits::movetime(std::time::Duration::from_millis(30)),
+        Arc::new(AtomicBool::new(false)),
+        &mut |_| {},
+    );
+    assert!(r.best.is_some_and(|m| legal.contains(&m)));
+}

@@ -404,7 +404,7 @@ impl Searcher {
         let mut best_score = -INFINITY;
         let mut best_index = None;
         for n in 0..count {
-            let i = pick(&mut order, n);
+            let i = pick(&mut order);
             let mv = self.lists[ply][i];
             let score = self.child(pos, &mv, depth - 1, ply, alpha, beta, quiet, n == 0);
             if self.stopped {
@@ -462,8 +462,8 @@ impl Searcher {
         order.clear();
         order.extend(self.lists[ply].iter().map(|m| m.captured().count() as i32));
         let mut best = -INFINITY;
-        for n in 0..count {
-            let i = pick(&mut order, n);
+        for _ in 0..count {
+            let i = pick(&mut order);
             let mv = self.lists[ply][i];
             let mut next = *pos;
             next.play_unchecked(&mv);
@@ -534,7 +534,7 @@ impl Searcher {
 /// Selection step: the index of the best-scored turn not yet tried (the first on ties), marked
 /// as tried.
 #[inline]
-fn pick(order: &mut [i32], _n: usize) -> usize {
+fn pick(order: &mut [i32]) -> usize {
     let mut best = 0;
     for j in 1..order.len() {
         if order[j] > order[best] {
