@@ -26,6 +26,13 @@ impl AlphaBetaPlayer {
     }
 }
 
+impl AlphaBetaPlayer {
+    /// The searcher, for settings beyond the spec.
+    pub fn searcher_mut(&mut self) -> &mut Searcher {
+        &mut self.searcher
+    }
+}
+
 impl Player for AlphaBetaPlayer {
     fn name(&self) -> String {
         self.name.clone()
