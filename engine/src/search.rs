@@ -16,6 +16,6 @@ pub use searcher::{Info, SearchResult, Searcher};
 /// The deepest iteration a search makes, in turns.
 pub const MAX_DEPTH: u32 = 64;
 /// The largest transposition table, in MiB.
-pub const MAX_HASH_MIB: usize = 65_536;
+pub const MAX_HASH_MIB: usize = 4_096;
 /// The deepest ply (search turns from the root, quiescence included).
 pub const MAX_PLY: usize = 128;

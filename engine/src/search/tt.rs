@@ -51,11 +51,17 @@ pub struct TranspositionTable {
 
 impl TranspositionTable {
     /// A table of at most `mib` MiB (rounded down to a power of two entries; 0: no table).
+    /// When the memory cannot be had, the table is halved until it can.
     pub fn new(mib: usize) -> TranspositionTable {
         let bytes = mib.saturating_mul(1 << 20);
         let want = bytes / size_of::<Entry>();
-        let len = if want == 0 { 0 } else { 1usize << (usize::BITS - 1 - want.leading_zeros()) };
-        TranspositionTable { entries: vec![EMPTY; len], mask: len.saturating_sub(1) }
+        let mut len = if want == 0 { 0 } else { 1usize << (usize::BITS - 1 - want.leading_zeros()) };
+        let mut entries = Vec::new();
+        while len > 0 && entries.try_reserve_exact(len).is_err() {
+            len /= 2;
+        }
+        entries.resize(len, EMPTY);
+        TranspositionTable { entries, mask: len.saturating_sub(1) }
     }
 
     /// Number of entries.
