@@ -146,6 +146,27 @@ fn progress_bar(total: u64, json: bool) -> Option<ProgressBar> {
     Some(pb)
 }
 
+/// Off a terminal (a batch job's log), one line on stderr each time another tenth of the games
+/// is done; nothing with --json.
+struct LineProgress {
+    enabled: bool,
+    tenth: u64,
+}
+
+impl LineProgress {
+    fn new(json: bool) -> LineProgress {
+        LineProgress { enabled: !json && !std::io::stderr().is_terminal(), tenth: 0 }
+    }
+
+    fn update(&mut self, prefix: &str, p: &Progress) {
+        let tenth = if p.planned == 0 { 10 } else { p.games * 10 / p.planned };
+        if self.enabled && tenth > self.tenth {
+            self.tenth = tenth;
+            eprintln!("{prefix}{}/{} games  {}", p.games, p.planned, progress_message(p));
+        }
+    }
+}
+
 fn progress_message(p: &Progress) -> String {
     let mut m = match p.elo {
         Some(e) => format!("Elo {} +/- {}", fmt_num(e.elo), fmt_num(e.error)),
@@ -172,7 +193,9 @@ fn run_single(a: &MatchArgs) -> anyhow::Result<()> {
         a.template([x, y])?
     };
     let pb = progress_bar(config.pairs() * 2, a.json);
+    let mut lines = LineProgress::new(a.json);
     let report = run_match(&config, &mut |p| {
+        lines.update("", p);
         if let Some(pb) = &pb {
             pb.set_length(p.planned);
             pb.set_position(p.games);
@@ -241,13 +264,16 @@ fn run_many(t: &TournamentArgs, mode: Mode) -> anyhow::Result<()> {
     let per_match = config.template.pairs() * 2;
     let mut index: Option<(usize, usize)> = None;
     let mut base = 0u64;
+    let mut lines = LineProgress::new(a.json);
     let report = run_tournament(&config, &mut |i, j, p| {
         if index != Some((i, j)) {
             if index.is_some() {
                 base += per_match;
             }
             index = Some((i, j));
+            lines = LineProgress::new(a.json);
         }
+        lines.update(&format!("{} vs {}: ", names[i], names[j]), p);
         if let Some(pb) = &pb {
             pb.set_prefix(format!("{} vs {} ", names[i], names[j]));
             pb.set_position(base + p.games);
