@@ -159,7 +159,7 @@ impl LineProgress {
     }
 
     fn update(&mut self, prefix: &str, p: &Progress) {
-        let tenth = if p.planned == 0 { 10 } else { p.games * 10 / p.planned };
+        let tenth = (p.games * 10).checked_div(p.planned).unwrap_or(10);
         if self.enabled && tenth > self.tenth {
             self.tenth = tenth;
             eprintln!("{prefix}{}/{} games  {}", p.games, p.planned, progress_message(p));
