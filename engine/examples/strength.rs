@@ -5,6 +5,8 @@
 //! For tuning, a player may also be `tune:DEPTH:STRONG,MOBILITY,THREATENED,ATTACKING,CONTACT`: alpha-beta
 //! to DEPTH with the handcrafted evaluator under those weights.
 //!
+//! `qN:SPEC` is an alpha-beta SPEC searching N turns of forced captures past its depth.
+//!
 //! Games come in pairs: both colours from the same opening (OPENING_PLIES uniformly random
 //! turns from the start, drawn from SEED and the pair's number). Draw rules: the defaults.
 
@@ -21,6 +23,7 @@ use fanorona_engine::{Player, PlayerSpec, Rng};
 enum Who {
     Spec(PlayerSpec),
     Tune(u32, Weights),
+    Quiescence(usize, PlayerSpec),
 }
 
 impl std::fmt::Display for Who {
@@ -28,11 +31,19 @@ impl std::fmt::Display for Who {
         match self {
             Who::Spec(s) => write!(f, "{s}"),
             Who::Tune(d, w) => write!(f, "tune:{d}:{w:?}"),
+            Who::Quiescence(q, s) => write!(f, "q{q}:{s}"),
         }
     }
 }
 
 fn parse_who(text: &str) -> Result<Who, String> {
+    if let Some(rest) = text.strip_prefix("q") {
+        if let Some((q, spec)) = rest.split_once(':') {
+            let q: usize = q.parse().map_err(|e| format!("{q}: {e}"))?;
+            let spec: PlayerSpec = spec.parse().map_err(|e| format!("{spec}: {e}"))?;
+            return Ok(Who::Quiescence(q, spec));
+        }
+    }
     if let Some(rest) = text.strip_prefix("tune:") {
         let (d, ws) = rest.split_once(':').ok_or("tune:DEPTH:W,W,W,W,W")?;
         let n: Vec<i32> =
@@ -56,6 +67,13 @@ fn parse_who(text: &str) -> Result<Who, String> {
 fn build(who: &Who, seed: u64) -> Box<dyn Player> {
     match who {
         Who::Spec(s) => s.build(seed).expect("player"),
+        Who::Quiescence(q, PlayerSpec::AlphaBeta(a)) => {
+            let mut p =
+                AlphaBetaPlayer::new(a.clone(), a.eval.build().expect("eval"), seed, format!("q{q}:{a:?}"));
+            p.searcher_mut().set_quiescence(*q);
+            Box::new(p)
+        }
+        Who::Quiescence(_, s) => s.build(seed).expect("player"),
         Who::Tune(d, w) => {
             let spec = AlphaBetaSpec {
                 depth: Some(*d),

@@ -11,7 +11,7 @@ pub mod tt;
 pub use limits::Limits;
 pub use mobility::has_paika_move;
 pub use root::SearchRoot;
-pub use searcher::{Info, SearchResult, Searcher};
+pub use searcher::{DEFAULT_QUIESCENCE, Info, MAX_QUIESCENCE, SearchResult, Searcher};
 
 /// The deepest iteration a search makes, in turns.
 pub const MAX_DEPTH: u32 = 64;

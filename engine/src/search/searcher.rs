@@ -14,8 +14,10 @@ use crate::score::{DRAW, FORCED, INFINITY, forced, loss_in};
 
 /// Nodes between two looks at the clock and the stop flag.
 const CHECK_EVERY: u64 = 1024;
-/// Most turns of forced captures searched past the nominal depth.
-const MAX_QUIESCENCE: usize = 4;
+/// Turns of forced captures searched past the nominal depth, by default.
+pub const DEFAULT_QUIESCENCE: usize = 4;
+/// The most quiescence turns [`Searcher::set_quiescence`] accepts.
+pub const MAX_QUIESCENCE: usize = 16;
 const KILLER_1: i32 = 5_000;
 const KILLER_2: i32 = 4_000;
 const HISTORY_MAX: i32 = 3_000;
@@ -77,6 +79,7 @@ pub struct Searcher {
     deadline: Option<Instant>,
     stop: Arc<AtomicBool>,
     stopped: bool,
+    quiescence: usize,
 }
 
 impl std::fmt::Debug for Searcher {
@@ -105,12 +108,19 @@ impl Searcher {
             deadline: None,
             stop: Arc::new(AtomicBool::new(false)),
             stopped: false,
+            quiescence: DEFAULT_QUIESCENCE,
         }
     }
 
     /// The evaluator's name.
     pub fn eval_name(&self) -> String {
         self.eval.name()
+    }
+
+    /// How many turns of forced captures are searched past the nominal depth (at most
+    /// [`MAX_QUIESCENCE`]; [`DEFAULT_QUIESCENCE`] unless set).
+    pub fn set_quiescence(&mut self, turns: usize) {
+        self.quiescence = turns.min(MAX_QUIESCENCE);
     }
 
     /// Forget everything learnt (a new game): the table, killers and history.
@@ -441,7 +451,7 @@ impl Searcher {
     }
 
     /// Past the nominal depth: captures are compulsory, so a side that can capture must; those
-    /// forced exchanges are searched (up to [`MAX_QUIESCENCE`] turns) before evaluating.
+    /// forced exchanges are searched (up to [`Searcher::set_quiescence`] turns) before evaluating.
     fn quiescence(&mut self, pos: &Position, ply: usize, mut alpha: i32, beta: i32, qply: usize) -> i32 {
         self.pv_len[ply] = 0;
         if pos.us().is_empty() {
@@ -453,7 +463,7 @@ impl Searcher {
             }
             return self.evaluate(pos);
         }
-        if qply >= MAX_QUIESCENCE || ply >= MAX_PLY - 1 {
+        if qply >= self.quiescence || ply >= MAX_PLY - 1 {
             return self.evaluate(pos);
         }
         pos.generate_moves(&mut self.lists[ply]);
