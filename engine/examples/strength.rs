@@ -37,12 +37,10 @@ impl std::fmt::Display for Who {
 }
 
 fn parse_who(text: &str) -> Result<Who, String> {
-    if let Some(rest) = text.strip_prefix("q") {
-        if let Some((q, spec)) = rest.split_once(':') {
-            let q: usize = q.parse().map_err(|e| format!("{q}: {e}"))?;
-            let spec: PlayerSpec = spec.parse().map_err(|e| format!("{spec}: {e}"))?;
-            return Ok(Who::Quiescence(q, spec));
-        }
+    if let Some((q, spec)) = text.strip_prefix('q').and_then(|rest| rest.split_once(':')) {
+        let q: usize = q.parse().map_err(|e| format!("{q}: {e}"))?;
+        let spec: PlayerSpec = spec.parse().map_err(|e| format!("{spec}: {e}"))?;
+        return Ok(Who::Quiescence(q, spec));
     }
     if let Some(rest) = text.strip_prefix("tune:") {
         let (d, ws) = rest.split_once(':').ok_or("tune:DEPTH:W,W,W,W,W")?;
