@@ -38,4 +38,4 @@ pub use openings::OpeningSource;
 pub use report::{FaultRecord, GameSummary, MatchReport, SprtReport, fmt_num};
 pub use runner::{MatchConfig, Progress, run_match};
 pub use spec::{Clock, EngineKind, EngineSpec, ExternalSpec};
-pub use tournament::{Mode, TournamentConfig, TournamentReport, run_tournament};
+pub use tournament::{Mode, Pairing, TournamentConfig, TournamentReport, run_tournament};

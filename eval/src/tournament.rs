@@ -35,6 +35,17 @@ pub struct TournamentConfig {
     pub anchor: Option<Anchor>,
 }
 
+/// One pairing of a tournament and its match.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Pairing {
+    /// Index of the engine the match report speaks for.
+    pub first: usize,
+    /// Index of its opponent.
+    pub second: usize,
+    /// The match.
+    pub report: MatchReport,
+}
+
 /// The result of a tournament.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct TournamentReport {
@@ -42,8 +53,8 @@ pub struct TournamentReport {
     pub mode: Mode,
     /// Engine names.
     pub engines: Vec<String>,
-    /// Each pairing's match, with the engine indices.
-    pub matches: Vec<(usize, usize, MatchReport)>,
+    /// Each pairing's match.
+    pub matches: Vec<Pairing>,
     /// Ratings, one per engine.
     pub ratings: Vec<Rating>,
     /// What was fixed at 0.
@@ -106,10 +117,10 @@ pub fn run_tournament(
         m.resume = config.template.resume
             && m.out.as_ref().is_some_and(|d| d.join(crate::state::STATE_FILE).exists());
         let report = run_match(&m, &mut |p| progress(i, j, p))?;
-        matches.push((i, j, report));
+        matches.push(Pairing { first: i, second: j, report });
     }
     let tallies: Vec<PairTally> =
-        matches.iter().map(|(i, j, r)| PairTally { a: *i, b: *j, wdl: r.wdl }).collect();
+        matches.iter().map(|m| PairTally { a: m.first, b: m.second, wdl: m.report.wdl }).collect();
     let anchor = config.anchor.unwrap_or(match config.mode {
         Mode::Gauntlet => Anchor::Player(0),
         Mode::RoundRobin => Anchor::Mean,
@@ -150,7 +161,7 @@ impl TournamentReport {
         );
         for (rank, &i) in order.iter().enumerate() {
             let (mut games, mut points) = (0u64, 0.0);
-            for (a, b, r) in &self.matches {
+            for Pairing { first: a, second: b, report: r } in &self.matches {
                 if *a == i {
                     games += r.wdl.games();
                     points += r.wdl.points();
@@ -183,7 +194,7 @@ impl TournamentReport {
                 self.prior_draws
             );
         }
-        for (a, b, r) in &self.matches {
+        for Pairing { first: a, second: b, report: r } in &self.matches {
             let e = r.elo.map_or("-".to_string(), |e| {
                 format!("{} +/- {}", crate::fmt_num(e.elo), crate::fmt_num(e.error))
             });
