@@ -178,3 +178,15 @@ fn a_raised_stop_flag_or_a_time_limit_still_gives_a_legal_turn() {
     );
     assert!(r.best.is_some_and(|m| legal.contains(&m)));
 }
+
+#[test]
+fn root_scores_cover_every_turn_best_first() {
+    let p = pos("1BBB1BBBB/B2B1BB1B/3BW1WB1/WW1W2WWW/WW4WWW w");
+    let r = search_with(&p, Limits::depth(3), 16, Box::new(Handcrafted::default()));
+    let legal = p.legal_moves();
+    assert_eq!(r.root.len(), legal.len());
+    assert_eq!(Some(r.root[0].0), r.best);
+    assert_eq!(r.root[0].1, r.score);
+    // The others are exact scores or upper bounds, never above the best.
+    assert!(r.root.iter().all(|(m, s)| legal.contains(m) && *s <= r.score));
+}
