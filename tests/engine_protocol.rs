@@ -239,3 +239,27 @@ fn end_of_input_exits_cleanly() {
     let status = e.child.wait().unwrap();
     assert!(status.success());
 }
+
+#[test]
+fn draw_rule_options_reach_the_search() {
+    let mut e = Engine::start(&["--eval", "material"]);
+    handshake(&mut e);
+    let score = |e: &mut Engine| {
+        e.send("position fen B8/9/9/9/7WW w");
+        e.send("go depth 3");
+        let (_, lines) = e.bestmove();
+        let last = lines.iter().rev().find(|l| l.starts_with("info depth 3 ")).cloned().unwrap();
+        last.split_whitespace().nth(4).unwrap().to_string()
+    };
+    // A stone up with nothing to capture: +100 under the default rules...
+    assert_eq!(score(&mut e), "100");
+    // ... and a draw when one quiet turn already ends the game.
+    e.send("setoption name QuietLimit value 1");
+    assert_eq!(score(&mut e), "0");
+    e.send("setoption name QuietLimit value 50");
+    e.send("setoption name LengthLimit value 1");
+    assert_eq!(score(&mut e), "0");
+    e.send("setoption name LengthLimit value -3");
+    e.until("info string");
+    e.quit();
+}

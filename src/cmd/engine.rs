@@ -28,7 +28,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     }
     // Load the network now, so that a bad file is reported before the session starts.
     eval.build().map_err(|e| bad_input("--eval", e))?;
-    let config = EngineConfig { eval, hash_mib: args.hash };
+    let config = EngineConfig { eval, hash_mib: args.hash, rules: fanorona_core::DrawRules::default() };
     run_engine(std::io::stdin().lock(), std::io::stdout(), config)?;
     Ok(())
 }

@@ -20,15 +20,24 @@ pub struct EngineConfig {
     pub eval: EvalSpec,
     /// Transposition table size in MiB.
     pub hash_mib: usize,
+    /// The draw rules the games are played under (options `QuietLimit` and `LengthLimit`).
+    pub rules: DrawRules,
 }
 
 impl Default for EngineConfig {
     fn default() -> EngineConfig {
-        EngineConfig { eval: EvalSpec::Handcrafted, hash_mib: crate::spec::DEFAULT_HASH_MIB }
+        EngineConfig {
+            eval: EvalSpec::Handcrafted,
+            hash_mib: crate::spec::DEFAULT_HASH_MIB,
+            rules: DrawRules::default(),
+        }
     }
 }
 
 type Shared<W> = Arc<Mutex<W>>;
+
+/// The largest value of the draw-rule options, in turns.
+const OPTION_MAX: u32 = 100_000;
 
 fn send<W: Write>(out: &Shared<W>, line: &str) -> io::Result<()> {
     let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
@@ -114,6 +123,20 @@ impl<W: Write + Send + 'static> Session<W> {
                     ),
                 )?;
                 send(&self.out, &format!("option name Eval type string default {}", self.config.eval))?;
+                send(
+                    &self.out,
+                    &format!(
+                        "option name QuietLimit type spin default {} min 0 max {OPTION_MAX}",
+                        self.config.rules.max_quiet_plies
+                    ),
+                )?;
+                send(
+                    &self.out,
+                    &format!(
+                        "option name LengthLimit type spin default {} min 0 max {OPTION_MAX}",
+                        self.config.rules.max_plies
+                    ),
+                )?;
                 send(&self.out, "fepok")
             }
             Command::IsReady => send(&self.out, "readyok"),
@@ -135,7 +158,20 @@ impl<W: Write + Send + 'static> Session<W> {
 
     fn set_option(&mut self, name: &str, value: &str) -> io::Result<()> {
         let mut config = self.config.clone();
+        let limit = || value.trim().parse::<u32>().ok().filter(|v| *v <= OPTION_MAX);
         match name.to_ascii_lowercase().as_str() {
+            "quietlimit" | "lengthlimit" => {
+                let Some(v) = limit() else {
+                    return self
+                        .info_string(&format!("{name} must be 0..={OPTION_MAX} turns, got {value:?}"));
+                };
+                if name.eq_ignore_ascii_case("quietlimit") {
+                    self.config.rules.max_quiet_plies = v;
+                } else {
+                    self.config.rules.max_plies = v;
+                }
+                return Ok(());
+            }
             "hash" => match value.trim().parse::<usize>() {
                 Ok(h) if h <= MAX_HASH_MIB => config.hash_mib = h,
                 _ => return self.info_string(&format!("Hash must be 0..={MAX_HASH_MIB} MiB, got {value:?}")),
@@ -144,7 +180,11 @@ impl<W: Write + Send + 'static> Session<W> {
                 Ok(e) => config.eval = e,
                 Err(e) => return self.info_string(&e.to_string()),
             },
-            _ => return self.info_string(&format!("unknown option {name:?} (options: Hash, Eval)")),
+            _ => {
+                return self.info_string(&format!(
+                    "unknown option {name:?} (options: Hash, Eval, QuietLimit, LengthLimit)"
+                ));
+            }
         }
         let eval = match config.eval.build() {
             Ok(e) => e,
@@ -203,7 +243,7 @@ impl<W: Write + Send + 'static> Session<W> {
         };
         let limits = self.limits(&go);
         let mut root = SearchRoot::from_game(&self.game);
-        root.rules = DrawRules::default();
+        root.rules = self.config.rules;
         let stop = Arc::new(AtomicBool::new(false));
         let out = Arc::clone(&self.out);
         let flag = Arc::clone(&stop);
@@ -294,7 +334,7 @@ mod tests {
 
     fn session(input: &str) -> Vec<String> {
         let buf = Buffer::default();
-        let config = EngineConfig { eval: EvalSpec::Material, hash_mib: 1 };
+        let config = EngineConfig { eval: EvalSpec::Material, hash_mib: 1, rules: DrawRules::default() };
         run_engine(io::Cursor::new(input.to_string()), buf.clone(), config).unwrap();
         let bytes = buf.0.lock().unwrap().clone();
         String::from_utf8(bytes).unwrap().lines().map(str::to_string).collect()
