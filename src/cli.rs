@@ -34,6 +34,9 @@ enum Command {
     Data(cmd::data::Args),
     /// Engine matches: Elo with intervals, SPRT; gauntlets and round robins with ratings.
     Eval(cmd::eval::Args),
+    /// Train the value network on record files (burn), exported for `eval=net:PATH`.
+    #[cfg(feature = "train")]
+    Train(cmd::train::Args),
 }
 
 /// Parses the command line and runs the chosen command.
@@ -50,5 +53,7 @@ pub fn run() -> anyhow::Result<()> {
         Command::Selfplay(a) => cmd::selfplay::run(a),
         Command::Data(a) => cmd::data::run(a),
         Command::Eval(a) => cmd::eval::run(a),
+        #[cfg(feature = "train")]
+        Command::Train(a) => cmd::train::run(a),
     }
 }

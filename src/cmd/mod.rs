@@ -9,6 +9,8 @@ pub mod perft;
 pub mod play;
 pub mod selfplay;
 pub mod show;
+#[cfg(feature = "train")]
+pub mod train;
 
 use fanorona_core::Position;
 

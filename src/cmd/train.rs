@@ -1,0 +1,208 @@
+//! `fanorona train`: train the value network on record files (burn; the default `train`
+//! feature).
+
+use std::io::{IsTerminal, Write};
+use std::ops::ControlFlow;
+use std::path::PathBuf;
+
+use fanorona_train::{Progress, TrainConfig, TrainError, TrainReport};
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::exit::bad_input;
+
+/// Train a value network on self-play record files, exported in the engine's network format
+/// (use it with `eval=net:OUT/best.net` in any engine spec).
+///
+/// The run directory gets config.toml, checkpoints/ (each epoch: burn model, optimiser state,
+/// engine network), best.net, last.net, metrics.csv, metrics.json and loss.png. A killed run
+/// continues with `--resume --out DIR` and ends where an uninterrupted one would.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Record files, or directories of them.
+    files: Vec<PathBuf>,
+    /// Run directory (checkpoints, metrics, exported networks).
+    #[arg(long, short)]
+    out: Option<PathBuf>,
+    /// TOML configuration file (see the README for every key).
+    #[arg(long, short)]
+    config: Option<PathBuf>,
+    /// Override a configuration key, e.g. `--set optim.lr=0.002` (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    set: Vec<String>,
+    /// Passes over the data (optim.epochs).
+    #[arg(long)]
+    epochs: Option<u32>,
+    /// Stop after this many steps in all (optim.max_steps).
+    #[arg(long)]
+    max_steps: Option<u64>,
+    /// Samples per step (optim.batch_size).
+    #[arg(long)]
+    batch_size: Option<usize>,
+    /// Peak learning rate (optim.lr).
+    #[arg(long)]
+    lr: Option<f64>,
+    /// Seed of the weights and the data order (seed).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Hidden layer sizes, comma-separated (model.hidden), e.g. `128,32`.
+    #[arg(long)]
+    hidden: Option<String>,
+    /// Target: result, score or blend (data.target).
+    #[arg(long)]
+    target: Option<String>,
+    /// Start from this network (engine `.net` file or `.bpk` checkpoint of the same
+    /// architecture).
+    #[arg(long)]
+    init_from: Option<PathBuf>,
+    /// Continue the run in --out from its last completed epoch.
+    #[arg(long)]
+    resume: bool,
+    /// Measure training throughput (samples/s) of the configured model on synthetic batches
+    /// for this many steps, then exit; needs no data.
+    #[arg(long, value_name = "STEPS")]
+    bench: Option<u64>,
+    /// Print the report as one JSON object.
+    #[arg(long)]
+    json: bool,
+    /// No progress output.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+fn config(args: &Args) -> anyhow::Result<TrainConfig> {
+    let mut overrides = args.set.clone();
+    let mut add = |k: &str, v: Option<String>| {
+        if let Some(v) = v {
+            overrides.push(format!("{k}={v}"));
+        }
+    };
+    add("optim.epochs", args.epochs.map(|v| v.to_string()));
+    add("optim.max_steps", args.max_steps.map(|v| v.to_string()));
+    add("optim.batch_size", args.batch_size.map(|v| v.to_string()));
+    add("optim.lr", args.lr.map(|v| format!("{v:e}")));
+    add("seed", args.seed.map(|v| v.to_string()));
+    add("model.hidden", args.hidden.as_ref().map(|h| format!("[{h}]")));
+    add("data.target", args.target.as_ref().map(|t| format!("\"{t}\"")));
+    TrainConfig::load(args.config.as_deref(), &overrides).map_err(|e| bad_input("configuration", e))
+}
+
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    if let Some(steps) = args.bench {
+        let config = config(args)?;
+        let t = fanorona_train::measure_throughput(&config, steps.max(1))?;
+        if args.json {
+            println!("{}", serde_json::to_string(&t)?);
+        } else {
+            println!(
+                "training throughput: {:.0} samples/s ({} backend, {}, batch {}, {} steps)",
+                t.samples_per_second, t.backend, t.arch, t.batch_size, t.steps
+            );
+        }
+        return Ok(());
+    }
+    let Some(out) = args.out.as_deref() else {
+        return Err(bad_input("--out", "the run directory is required"));
+    };
+    let tty = std::io::stderr().is_terminal() && !args.quiet;
+    let lines = !tty && !args.quiet && !args.json;
+    let mut bar: Option<ProgressBar> = None;
+    let mut show_progress = |p: &Progress| match p {
+        Progress::Scanned(d) => {
+            if !args.quiet {
+                eprintln!(
+                    "data: {} files, {} training games ({} positions), {} validation games ({} positions)",
+                    d.files, d.train_games, d.train_samples, d.val_games, d.val_samples
+                );
+            }
+        }
+        Progress::Baseline(b) => {
+            if !args.quiet {
+                eprintln!(
+                    "material baseline tanh({:.4} x material): train loss {:.5}, validation loss {:.5}, accuracy {:.3}",
+                    b.k, b.train_loss, b.val_loss, b.val_accuracy
+                );
+            }
+        }
+        Progress::EpochStart { epoch, epochs, steps } => {
+            if tty {
+                let pb = ProgressBar::new(*steps);
+                let style = ProgressStyle::with_template(
+                    "{prefix} [{bar:30}] {pos}/{len} steps {per_sec} {msg} eta {eta}",
+                )
+                .unwrap_or_else(|_| ProgressStyle::default_bar())
+                .progress_chars("=> ");
+                pb.set_style(style);
+                pb.set_prefix(format!("epoch {epoch}/{epochs}"));
+                bar = Some(pb);
+            }
+        }
+        Progress::Step { step, loss, .. } => {
+            if let Some(pb) = &bar {
+                pb.set_position(*step);
+                if step % 16 == 0 {
+                    pb.set_message(format!("loss {loss:.4}"));
+                }
+            }
+        }
+        Progress::EpochEnd(m) => {
+            if let Some(pb) = bar.take() {
+                pb.finish_and_clear();
+            }
+            if tty || lines {
+                eprintln!(
+                    "epoch {:>3}: train loss {:.5}  val loss {:.5}  val accuracy {:.3}  {:.0} samples/s  lr {:.2e}  {:.1}s",
+                    m.epoch, m.train_loss, m.val_loss, m.val_accuracy, m.samples_per_second, m.lr, m.seconds
+                );
+            }
+        }
+    };
+    let mut on_progress = |p: &Progress| {
+        show_progress(p);
+        ControlFlow::Continue(())
+    };
+    let result = if args.resume {
+        fanorona_train::resume(out, &mut on_progress)
+    } else {
+        if args.files.is_empty() {
+            return Err(bad_input("files", "give record files or directories to train on"));
+        }
+        let config = config(args)?;
+        fanorona_train::train(&config, &args.files, out, args.init_from.as_deref(), &mut on_progress)
+    };
+    let report = result.map_err(|e| match e {
+        TrainError::Config(_)
+        | TrainError::ConfigFile { .. }
+        | TrainError::Data(_)
+        | TrainError::NoData(_)
+        | TrainError::Net(_)
+        | TrainError::Network(_)
+        | TrainError::Resume { .. } => bad_input("train", e),
+        other => anyhow::Error::new(other),
+    })?;
+    print_report(&report, args.json)
+}
+
+fn print_report(r: &TrainReport, json: bool) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    if json {
+        writeln!(out, "{}", serde_json::to_string(r)?)?;
+        return Ok(());
+    }
+    let last = r.epochs.last();
+    writeln!(out, "network {} ({} parameters), {} epochs", r.arch, r.parameters, r.epochs.len())?;
+    writeln!(
+        out,
+        "best epoch {}: validation loss {:.5} (material baseline {:.5}, k = {:.4})",
+        r.best_epoch, r.best_val_loss, r.baseline.val_loss, r.baseline.k
+    )?;
+    if let Some(m) = last {
+        writeln!(
+            out,
+            "last epoch: train loss {:.5}, validation accuracy {:.3} (baseline {:.3}), {:.0} samples/s",
+            m.train_loss, m.val_accuracy, r.baseline.val_accuracy, m.samples_per_second
+        )?;
+    }
+    writeln!(out, "best network: {}", r.best_net.display())?;
+    writeln!(out, "metrics: {}", r.out_dir.join("metrics.csv").display())?;
+    Ok(())
+}

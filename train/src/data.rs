@@ -1,0 +1,308 @@
+//! Streaming training data from record files: the split by game, the shuffle buffer, batches.
+//!
+//! Memory is constant in the size of the data: one game record at a time is decoded, and the
+//! training order comes from a bounded shuffle buffer (plus, per epoch, a shuffled file order).
+
+use std::path::{Path, PathBuf};
+
+use fanorona_core::Position;
+use fanorona_data::{DataError, RecordReader, Sample, SampleConfig, SampleExtractor};
+use fanorona_engine::nn::{INPUTS, encode};
+use fanorona_engine::rng::Rng;
+
+use crate::{TrainConfig, TrainError};
+
+/// One position with its targets.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Item {
+    pub pos: Position,
+    /// The training target in [-1, 1].
+    pub target: f32,
+    /// The game result for the side to move (1, 0, -1).
+    pub result: f32,
+}
+
+/// Which side of the split.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Split {
+    /// Games trained on.
+    Train,
+    /// Games held out.
+    Validation,
+}
+
+/// Whether game `game` (0-based index in its file) of the file named `file_name` is held out
+/// for validation: a hash of both, compared with `val_fraction`. Never depends on the seed or
+/// the other files, so every run over the same files splits them the same way, and all the
+/// positions of a game fall on the same side.
+pub fn split_of(file_name: &str, game: u64, val_fraction: f64) -> Split {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in file_name.bytes() {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+    }
+    let x = Rng::new(h ^ game.wrapping_mul(0x9E37_79B9_7F4A_7C15)).next_f64();
+    if x < val_fraction { Split::Validation } else { Split::Train }
+}
+
+/// The record files to read: every file given, and the files directly inside every directory
+/// given (sorted by name, skipping hidden files and temporaries ending in `.tmp`).
+///
+/// # Errors
+/// When a path does not exist or a directory cannot be listed.
+pub fn expand_inputs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, TrainError> {
+    let mut out = Vec::new();
+    for p in paths {
+        let meta = std::fs::metadata(p).map_err(|e| TrainError::io(p, e))?;
+        if meta.is_dir() {
+            let mut files = Vec::new();
+            for entry in std::fs::read_dir(p).map_err(|e| TrainError::io(p, e))? {
+                let entry = entry.map_err(|e| TrainError::io(p, e))?;
+                let path = entry.path();
+                let name = entry.file_name().to_string_lossy().into_owned();
+                if name.starts_with('.') || name.ends_with(".tmp") || !path.is_file() {
+                    continue;
+                }
+                files.push(path);
+            }
+            files.sort();
+            out.extend(files);
+        } else {
+            out.push(p.clone());
+        }
+    }
+    Ok(out)
+}
+
+/// The record files of a run and how to read samples from them.
+#[derive(Clone, Debug)]
+pub(crate) struct Source {
+    files: Vec<PathBuf>,
+    names: Vec<String>,
+    sample: SampleConfig,
+    val_fraction: f64,
+}
+
+impl Source {
+    pub fn new(files: &[PathBuf], config: &TrainConfig) -> Source {
+        let d = &config.data;
+        Source {
+            files: files.to_vec(),
+            names: files.iter().map(|p| file_key(p)).collect(),
+            sample: SampleConfig {
+                skip_plies: d.skip_plies,
+                score_weight: d.effective_score_weight(),
+                score_scale: d.score_scale,
+                dedup: d.dedup,
+                mirror: false,
+                check_rules: false,
+            },
+            val_fraction: d.val_fraction,
+        }
+    }
+
+    pub fn file_count(&self) -> usize {
+        self.files.len()
+    }
+
+    /// Calls `f` with every sample of `split`, reading the files in `order` (indices into the
+    /// file list), and `on_game` once per game of the split. Stops early when `f` returns false.
+    pub fn for_each(
+        &self,
+        split: Split,
+        order: &[usize],
+        f: &mut dyn FnMut(Item) -> bool,
+        on_game: &mut dyn FnMut(),
+    ) -> Result<(), TrainError> {
+        let mut extractor = SampleExtractor::new(self.sample);
+        let mut buf: Vec<Sample> = Vec::with_capacity(512);
+        for &i in order {
+            let (path, name) = (&self.files[i], &self.names[i]);
+            let mut reader = RecordReader::open(path)?;
+            while let Some(record) = reader.read_record() {
+                let record = record?;
+                let game = reader.records_read() - 1;
+                if split_of(name, game, self.val_fraction) != split {
+                    continue;
+                }
+                on_game();
+                buf.clear();
+                extractor.extract(&record, game, &mut buf).map_err(|source| DataError::Record {
+                    path: path.clone(),
+                    record: game,
+                    source,
+                })?;
+                for s in &buf {
+                    if !f(Item { pos: s.position, target: s.target, result: s.result }) {
+                        return Ok(());
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The part of a path that names a file for the split: its file name.
+fn file_key(p: &Path) -> String {
+    p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| p.display().to_string())
+}
+
+/// A batch of encoded positions.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Batch {
+    /// `[n][INPUTS]`, row-major.
+    pub x: Vec<f32>,
+    /// `[n]` targets.
+    pub y: Vec<f32>,
+    /// `[n]` game results for the side to move.
+    pub result: Vec<f32>,
+}
+
+impl Batch {
+    pub fn with_capacity(n: usize) -> Batch {
+        Batch { x: Vec::with_capacity(n * INPUTS), y: Vec::with_capacity(n), result: Vec::with_capacity(n) }
+    }
+
+    pub fn len(&self) -> usize {
+        self.y.len()
+    }
+
+    pub fn push(&mut self, pos: &Position, target: f32, result: f32) {
+        self.x.extend_from_slice(&encode(pos));
+        self.y.push(target);
+        self.result.push(result);
+    }
+}
+
+/// Turns a stream of items into batches of `size`, shuffled through a buffer of `capacity`
+/// items and mirrored at random, all driven by `rng`.
+pub(crate) struct Shuffler<'a> {
+    rng: Rng,
+    buffer: Vec<Item>,
+    capacity: usize,
+    mirror: bool,
+    size: usize,
+    batch: Batch,
+    emit: &'a mut dyn FnMut(Batch) -> bool,
+    open: bool,
+}
+
+impl<'a> Shuffler<'a> {
+    pub fn new(
+        rng: Rng,
+        capacity: usize,
+        mirror: bool,
+        size: usize,
+        emit: &'a mut dyn FnMut(Batch) -> bool,
+    ) -> Shuffler<'a> {
+        Shuffler {
+            rng,
+            buffer: Vec::with_capacity(capacity.min(1 << 22)),
+            capacity,
+            mirror,
+            size,
+            batch: Batch::with_capacity(size),
+            emit,
+            open: true,
+        }
+    }
+
+    /// Adds an item; returns false once the receiver has gone.
+    pub fn push(&mut self, item: Item) -> bool {
+        if self.buffer.len() < self.capacity {
+            self.buffer.push(item);
+            return self.open;
+        }
+        let j = self.rng.below(self.capacity as u64) as usize;
+        let out = std::mem::replace(&mut self.buffer[j], item);
+        self.output(out)
+    }
+
+    fn output(&mut self, item: Item) -> bool {
+        let pos = if self.mirror && self.rng.below(2) == 1 { item.pos.mirror_files() } else { item.pos };
+        self.batch.push(&pos, item.target, item.result);
+        if self.batch.len() == self.size {
+            let full = std::mem::replace(&mut self.batch, Batch::with_capacity(self.size));
+            self.open = (self.emit)(full);
+        }
+        self.open
+    }
+
+    /// Empties the buffer in random order and sends the last, partial batch.
+    pub fn finish(mut self) {
+        let mut buffer = std::mem::take(&mut self.buffer);
+        // Fisher-Yates.
+        for i in (1..buffer.len()).rev() {
+            let j = self.rng.below(i as u64 + 1) as usize;
+            buffer.swap(i, j);
+        }
+        for item in buffer {
+            if !self.output(item) {
+                return;
+            }
+        }
+        if self.batch.len() > 0 && self.open {
+            let last = std::mem::take(&mut self.batch);
+            (self.emit)(last);
+        }
+    }
+}
+
+/// A random permutation of `0..n`.
+pub(crate) fn permutation(n: usize, rng: &mut Rng) -> Vec<usize> {
+    let mut v: Vec<usize> = (0..n).collect();
+    for i in (1..n).rev() {
+        let j = rng.below(i as u64 + 1) as usize;
+        v.swap(i, j);
+    }
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn split_is_stable_and_near_the_fraction() {
+        let val = (0..10_000).filter(|&g| split_of("a.bin", g, 0.1) == Split::Validation).count();
+        assert!((800..1200).contains(&val), "{val}");
+        for g in 0..100 {
+            assert_eq!(split_of("a.bin", g, 0.1), split_of("a.bin", g, 0.1));
+        }
+        assert!((0..100).all(|g| split_of("a.bin", g, 0.0) == Split::Train));
+        // Different files split differently.
+        let differ = (0..1000).filter(|&g| split_of("a.bin", g, 0.5) != split_of("b.bin", g, 0.5)).count();
+        assert!(differ > 300, "{differ}");
+    }
+
+    #[test]
+    fn shuffler_emits_every_item_once_in_batches() {
+        let items: Vec<Item> =
+            (0..1000).map(|i| Item { pos: Position::start(), target: i as f32, result: 0.0 }).collect();
+        let mut got = Vec::new();
+        let mut sizes = Vec::new();
+        let mut emit = |b: Batch| {
+            sizes.push(b.len());
+            assert_eq!(b.x.len(), b.len() * INPUTS);
+            got.extend(b.y);
+            true
+        };
+        let mut s = Shuffler::new(Rng::new(1), 100, true, 64, &mut emit);
+        for it in &items {
+            assert!(s.push(*it));
+        }
+        s.finish();
+        assert_eq!(sizes.iter().sum::<usize>(), 1000);
+        assert!(sizes[..sizes.len() - 1].iter().all(|&n| n == 64));
+        assert_ne!(got, (0..1000).map(|i| i as f32).collect::<Vec<_>>(), "not shuffled");
+        got.sort_by(f32::total_cmp);
+        assert_eq!(got, (0..1000).map(|i| i as f32).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn permutation_is_a_permutation() {
+        let mut p = permutation(50, &mut Rng::new(3));
+        p.sort();
+        assert_eq!(p, (0..50).collect::<Vec<_>>());
+    }
+}

@@ -1,0 +1,78 @@
+//! The trainer's errors.
+
+use std::path::PathBuf;
+
+/// Why training failed.
+#[derive(Debug, thiserror::Error)]
+pub enum TrainError {
+    /// The configuration is invalid.
+    #[error("invalid training configuration: {0}")]
+    Config(String),
+    /// A configuration file could not be read or parsed.
+    #[error("{path}: {message}")]
+    ConfigFile {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+    /// The data could not be read.
+    #[error(transparent)]
+    Data(#[from] fanorona_data::DataError),
+    /// There is nothing to train on.
+    #[error("no training data: {0}")]
+    NoData(String),
+    /// A file could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// A network file could not be read or written.
+    #[error(transparent)]
+    Net(#[from] fanorona_engine::nn::NetError),
+    /// A network does not fit the configuration.
+    #[error("network: {0}")]
+    Network(#[from] fanorona_engine::nn::FormatError),
+    /// A burn checkpoint could not be read or written.
+    #[error("checkpoint {path}: {message}")]
+    Checkpoint {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        message: String,
+    },
+    /// A run cannot be resumed.
+    #[error("cannot resume {dir}: {message}")]
+    Resume {
+        /// The run directory.
+        dir: PathBuf,
+        /// Why.
+        message: String,
+    },
+    /// Training diverged.
+    #[error("training diverged at epoch {epoch}, step {step}: the loss is {loss}")]
+    Diverged {
+        /// Epoch (from 1).
+        epoch: u32,
+        /// Global step.
+        step: u64,
+        /// The loss.
+        loss: f32,
+    },
+    /// The plot could not be drawn.
+    #[error(transparent)]
+    Plot(#[from] fanorona_plot::PlotError),
+    /// The run was stopped by the caller.
+    #[error("training was stopped")]
+    Stopped,
+}
+
+impl TrainError {
+    /// An I/O error about `path`.
+    pub fn io(path: &std::path::Path, source: std::io::Error) -> TrainError {
+        TrainError::Io { path: path.to_path_buf(), source }
+    }
+}

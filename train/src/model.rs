@@ -1,0 +1,139 @@
+//! The burn model, built from the engine's network declaration.
+
+use burn::module::Param;
+use burn::nn::Linear;
+use burn::prelude::*;
+use burn::tensor::activation::relu;
+use fanorona_engine::nn::{Architecture, Network};
+
+use crate::TrainError;
+
+/// The value network in burn: the engine's [`Architecture`] as `Linear` layers with ReLU
+/// between them and tanh at the end, exactly the engine's forward pass.
+#[derive(Module, Debug)]
+pub struct ValueNet {
+    layers: Vec<Linear>,
+}
+
+impl ValueNet {
+    /// A burn copy of `net` on `device`.
+    pub fn from_network(net: &Network, device: &Device) -> ValueNet {
+        let layers = net
+            .layers()
+            .iter()
+            .map(|l| {
+                let w = TensorData::new(l.weights().to_vec(), [l.inputs(), l.outputs()]);
+                let b = TensorData::new(l.bias().to_vec(), [l.outputs()]);
+                Linear {
+                    weight: Param::from_tensor(Tensor::<2>::from_data(w, device)),
+                    bias: Some(Param::from_tensor(Tensor::<1>::from_data(b, device))),
+                }
+            })
+            .collect();
+        ValueNet { layers }
+    }
+
+    /// A network of `arch` with random weights drawn from `seed` (the engine's initialisation,
+    /// so a seed gives the same start on every backend).
+    ///
+    /// # Errors
+    /// When the architecture is invalid.
+    pub fn init(arch: &Architecture, seed: u64, device: &Device) -> Result<ValueNet, TrainError> {
+        Ok(ValueNet::from_network(&Network::random(arch, seed)?, device))
+    }
+
+    /// Values in [-1, 1] of a batch of encoded positions.
+    ///
+    /// # Shapes
+    /// `x`: `[batch, inputs]` -> `[batch, 1]`.
+    pub fn forward(&self, x: Tensor<2>) -> Tensor<2> {
+        let last = self.layers.len().saturating_sub(1);
+        let mut x = x;
+        for (i, layer) in self.layers.iter().enumerate() {
+            x = layer.forward(x);
+            if i < last {
+                x = relu(x);
+            }
+        }
+        x.tanh()
+    }
+
+    /// The layer sizes, input first.
+    pub fn layer_sizes(&self) -> Vec<usize> {
+        let mut v = Vec::new();
+        for (i, l) in self.layers.iter().enumerate() {
+            let [inp, out] = l.weight.val().dims();
+            if i == 0 {
+                v.push(inp);
+            }
+            v.push(out);
+        }
+        v
+    }
+
+    /// The weights in the engine's format.
+    ///
+    /// # Errors
+    /// When the model does not match `arch` or a weight is not finite.
+    pub fn to_network(&self, arch: &Architecture, description: &str) -> Result<Network, TrainError> {
+        let mut params = Vec::with_capacity(self.layers.len());
+        for l in &self.layers {
+            let w: Vec<f32> = l
+                .weight
+                .val()
+                .into_data()
+                .try_to_vec()
+                .map_err(|e| TrainError::Config(format!("reading weights: {e:?}")))?;
+            let b: Vec<f32> = match &l.bias {
+                Some(b) => b
+                    .val()
+                    .into_data()
+                    .try_to_vec()
+                    .map_err(|e| TrainError::Config(format!("reading biases: {e:?}")))?,
+                None => vec![0.0; l.weight.val().dims()[1]],
+            };
+            params.push((w, b));
+        }
+        Ok(Network::from_layers(arch.clone(), params, description)?)
+    }
+}
+
+/// The device for a backend.
+///
+/// # Errors
+/// When the backend was not compiled in.
+pub fn device_for(backend: crate::Backend) -> Result<Device, TrainError> {
+    match backend {
+        crate::Backend::Flex => Ok(Device::flex()),
+        #[cfg(feature = "wgpu")]
+        crate::Backend::Wgpu => Ok(Device::wgpu(burn::tensor::DeviceKind::DefaultDevice)),
+        #[cfg(feature = "cuda")]
+        crate::Backend::Cuda => Ok(Device::cuda(burn::tensor::DeviceIndex::Default)),
+        #[allow(unreachable_patterns)]
+        other => Err(TrainError::Config(format!(
+            "backend {other:?} is not compiled in (build fanorona-train with the cargo feature `{}`)",
+            format!("{other:?}").to_lowercase()
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fanorona_engine::nn::encode;
+
+    #[test]
+    fn round_trip_through_burn_is_exact() {
+        let arch = Architecture::mlp(&[8, 4]).unwrap();
+        let net = Network::random(&arch, 3).unwrap();
+        let device = Device::flex();
+        let model = ValueNet::from_network(&net, &device);
+        assert_eq!(model.layer_sizes(), vec![90, 8, 4, 1]);
+        let back = model.to_network(&arch, "random").unwrap();
+        assert_eq!(back, net);
+        let x = encode(&fanorona_core::Position::start());
+        let t = Tensor::<2>::from_data(TensorData::new(x.to_vec(), [1, 90]), &device);
+        let v: f32 = model.forward(t).into_scalar();
+        assert!((v - net.forward(&x)).abs() < 1e-6);
+    }
+}

@@ -1,0 +1,511 @@
+//! The training run: scan, baseline, epochs, validation, checkpoints, export, resume.
+
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::mpsc::sync_channel;
+use std::time::Instant;
+
+use burn::nn::loss::{MseLoss, Reduction};
+use burn::optim::decay::WeightDecayConfig;
+use burn::optim::{AdamConfig, AdamWConfig, GradientsParams, ModuleOptimizer};
+use burn::prelude::*;
+use fanorona_engine::nn::{Architecture, INPUTS, Network};
+use fanorona_engine::rng::Rng;
+use serde::{Deserialize, Serialize};
+
+use crate::baseline::{self, BaselineReport, MaterialStats};
+use crate::data::{Batch, Shuffler, Source, Split, expand_inputs, permutation};
+use crate::metrics::{EpochMetrics, write_atomic, write_metrics};
+use crate::model::{ValueNet, device_for};
+use crate::schedule::learning_rate;
+use crate::{Optimizer, TrainConfig, TrainError};
+
+/// Version of `state.json`.
+const STATE_VERSION: u32 = 1;
+
+/// How much data a run has.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct DataSummary {
+    /// Record files read.
+    pub files: usize,
+    /// Games in the training split.
+    pub train_games: u64,
+    /// Games in the validation split.
+    pub val_games: u64,
+    /// Training samples per epoch.
+    pub train_samples: u64,
+    /// Validation samples.
+    pub val_samples: u64,
+}
+
+/// What a run reports as it goes.
+#[derive(Debug)]
+pub enum Progress<'a> {
+    /// The data was counted.
+    Scanned(&'a DataSummary),
+    /// The material baseline was fitted.
+    Baseline(&'a BaselineReport),
+    /// An epoch begins.
+    EpochStart {
+        /// Epoch number, from 1.
+        epoch: u32,
+        /// Epochs the run will have.
+        epochs: u32,
+        /// Steps this epoch will take.
+        steps: u64,
+    },
+    /// One optimiser step was taken.
+    Step {
+        /// Epoch number, from 1.
+        epoch: u32,
+        /// Step within the epoch, from 1.
+        step: u64,
+        /// This batch's loss.
+        loss: f32,
+    },
+    /// An epoch ended (its checkpoint is written).
+    EpochEnd(&'a EpochMetrics),
+}
+
+/// The outcome of a run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TrainReport {
+    /// The run directory.
+    pub out_dir: PathBuf,
+    /// The architecture, as text (`stones:90-128-32-1`).
+    pub arch: String,
+    /// Trainable parameters.
+    pub parameters: usize,
+    /// The data.
+    pub data: DataSummary,
+    /// The material-only baseline on the same data.
+    pub baseline: BaselineReport,
+    /// Every epoch so far.
+    pub epochs: Vec<EpochMetrics>,
+    /// The epoch with the lowest validation loss (training loss without validation data).
+    pub best_epoch: u32,
+    /// Its validation loss.
+    #[serde(with = "nan_as_null")]
+    pub best_val_loss: f64,
+    /// The best network in the engine's format (`best.net`).
+    pub best_net: PathBuf,
+    /// The last epoch's network in the engine's format (`last.net`).
+    pub last_net: PathBuf,
+}
+
+/// The state of a run after its last completed epoch (`state.json`).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct RunState {
+    version: u32,
+    /// Epochs completed.
+    epoch: u32,
+    /// Optimiser steps taken.
+    step: u64,
+    files: Vec<PathBuf>,
+    init_from: Option<PathBuf>,
+    report: TrainReport,
+}
+
+/// Trains a value network on the record `files` (files or directories of them) into `out_dir`
+/// (created; it must not hold a run already), starting from the weights of `init_from` (a
+/// network file in the engine's format, or a `.bpk` checkpoint of the same architecture) or
+/// from random weights drawn from the seed.
+///
+/// The run directory gets `config.toml`, `state.json`, `metrics.csv`, `metrics.json`,
+/// `loss.png`, `checkpoints/epoch-NNNN.{bpk,optim.bpk,net}`, `best.{bpk,net}` and `last.net`.
+///
+/// # Errors
+/// Bad configuration, unreadable or empty data, a run already in `out_dir`, a warm start of
+/// another architecture, I/O failures, divergence; [`TrainError::Stopped`] when `progress`
+/// returns `ControlFlow::Break` (the run keeps its last completed epoch and can be resumed).
+pub fn train(
+    config: &TrainConfig,
+    files: &[PathBuf],
+    out_dir: &Path,
+    init_from: Option<&Path>,
+    progress: &mut dyn FnMut(&Progress) -> ControlFlow<()>,
+) -> Result<TrainReport, TrainError> {
+    config.validate()?;
+    let files = expand_inputs(files)?;
+    if files.is_empty() {
+        return Err(TrainError::NoData("no record files given".into()));
+    }
+    if out_dir.join("state.json").exists() {
+        return Err(TrainError::Config(format!(
+            "{} already holds a training run (state.json); resume it or choose another directory",
+            out_dir.display()
+        )));
+    }
+    std::fs::create_dir_all(out_dir.join("checkpoints")).map_err(|e| TrainError::io(out_dir, e))?;
+    write_atomic(&out_dir.join("config.toml"), config.to_toml().as_bytes())?;
+    run(config, &files, out_dir, Start::Fresh(init_from.map(Path::to_path_buf)), progress)
+}
+
+/// Continues the run in `out_dir` from its last completed epoch, with its saved configuration
+/// and files. With the same data it ends exactly where an uninterrupted run would have.
+/// A finished run is returned as it is.
+///
+/// # Errors
+/// When `out_dir` holds no run or its files are damaged, and as [`train`].
+pub fn resume(
+    out_dir: &Path,
+    progress: &mut dyn FnMut(&Progress) -> ControlFlow<()>,
+) -> Result<TrainReport, TrainError> {
+    let resume_err = |message: String| TrainError::Resume { dir: out_dir.to_path_buf(), message };
+    let config = TrainConfig::load(Some(&out_dir.join("config.toml")), &[])?;
+    let state_path = out_dir.join("state.json");
+    let text = std::fs::read_to_string(&state_path).map_err(|e| {
+        resume_err(format!("no state.json ({e}): the run has no completed epoch; start it again"))
+    })?;
+    let state: RunState =
+        serde_json::from_str(&text).map_err(|e| resume_err(format!("state.json is damaged: {e}")))?;
+    if state.version != STATE_VERSION {
+        return Err(resume_err(format!("state.json version {} is not {STATE_VERSION}", state.version)));
+    }
+    let files = state.files.clone();
+    run(&config, &files, out_dir, Start::Resume(Box::new(state)), progress)
+}
+
+enum Start {
+    Fresh(Option<PathBuf>),
+    Resume(Box<RunState>),
+}
+
+/// Counts the data and gathers the baseline's statistics in one pass per split.
+fn scan(source: &Source) -> Result<(DataSummary, MaterialStats, MaterialStats), TrainError> {
+    let order: Vec<usize> = (0..source.file_count()).collect();
+    let mut summary = DataSummary { files: source.file_count(), ..DataSummary::default() };
+    let mut train = MaterialStats::default();
+    let mut val = MaterialStats::default();
+    let (mut n, mut g) = (0u64, 0u64);
+    source.for_each(
+        Split::Train,
+        &order,
+        &mut |it| {
+            n += 1;
+            train.add(&it.pos, it.target, it.result);
+            true
+        },
+        &mut || g += 1,
+    )?;
+    summary.train_samples = n;
+    summary.train_games = g;
+    let (mut n, mut g) = (0u64, 0u64);
+    source.for_each(
+        Split::Validation,
+        &order,
+        &mut |it| {
+            n += 1;
+            val.add(&it.pos, it.target, it.result);
+            true
+        },
+        &mut || g += 1,
+    )?;
+    summary.val_samples = n;
+    summary.val_games = g;
+    Ok((summary, train, val))
+}
+
+fn make_optimizer(config: &TrainConfig) -> ModuleOptimizer {
+    let wd = config.optim.weight_decay as f32;
+    match config.optim.optimizer {
+        Optimizer::AdamW => AdamWConfig::new().with_weight_decay(wd).init(),
+        Optimizer::Adam => {
+            AdamConfig::new().with_weight_decay((wd > 0.0).then(|| WeightDecayConfig::new(wd))).init()
+        }
+    }
+}
+
+/// Loads a burn checkpoint of `arch` (a `.bpk` file written by a run).
+///
+/// # Errors
+/// When the file cannot be read or does not fit the architecture.
+pub fn load_checkpoint(path: &Path, arch: &Architecture, device: &Device) -> Result<ValueNet, TrainError> {
+    if !path.is_file() {
+        return Err(TrainError::Checkpoint { path: path.to_path_buf(), message: "no such file".into() });
+    }
+    let model = ValueNet::init(arch, 0, device)?;
+    model
+        .try_load_file(path)
+        .map_err(|e| TrainError::Checkpoint { path: path.to_path_buf(), message: format!("{e:?}") })
+}
+
+/// The warm-start model: a network file of the engine's format or a burn checkpoint.
+fn warm_start(path: &Path, arch: &Architecture, device: &Device) -> Result<ValueNet, TrainError> {
+    if path.extension().is_some_and(|e| e == "bpk") {
+        return load_checkpoint(path, arch, device);
+    }
+    let net = Network::read_file(path)?;
+    if net.arch() != arch {
+        return Err(TrainError::Config(format!(
+            "warm start {} is {}, but the configuration asks for {arch}",
+            path.display(),
+            net.arch()
+        )));
+    }
+    Ok(ValueNet::from_network(&net, device))
+}
+
+fn run(
+    config: &TrainConfig,
+    files: &[PathBuf],
+    out_dir: &Path,
+    start: Start,
+    progress: &mut dyn FnMut(&Progress) -> ControlFlow<()>,
+) -> Result<TrainReport, TrainError> {
+    let arch = config.architecture()?;
+    let source = Arc::new(Source::new(files, config));
+    let (summary, train_stats, val_stats) = scan(&source)?;
+    if summary.train_samples == 0 {
+        return Err(TrainError::NoData(format!(
+            "the {} file(s) have no training positions ({} games)",
+            files.len(),
+            summary.train_games
+        )));
+    }
+    report_progress(progress, &Progress::Scanned(&summary))?;
+    let baseline = baseline::fit(&train_stats, &val_stats);
+    report_progress(progress, &Progress::Baseline(&baseline))?;
+
+    let o = &config.optim;
+    let batch = o.batch_size;
+    let steps_per_epoch = summary.train_samples.div_ceil(batch as u64);
+    let mut total_steps = steps_per_epoch * u64::from(o.epochs);
+    if o.max_steps > 0 {
+        total_steps = total_steps.min(o.max_steps);
+    }
+    let epochs = total_steps.div_ceil(steps_per_epoch) as u32;
+
+    let device = device_for(config.backend)?;
+    let train_dev = device.clone().autodiff();
+    let ckpt = |e: u32, ext: &str| out_dir.join("checkpoints").join(format!("epoch-{e:04}.{ext}"));
+
+    let (mut model, mut optim, mut state) = match start {
+        Start::Fresh(init) => {
+            let model = match &init {
+                Some(p) => warm_start(p, &arch, &train_dev)?,
+                None => ValueNet::init(&arch, config.seed, &train_dev)?,
+            };
+            let report = TrainReport {
+                out_dir: out_dir.to_path_buf(),
+                arch: arch.to_string(),
+                parameters: arch.parameter_count(),
+                data: summary.clone(),
+                baseline: baseline.clone(),
+                epochs: Vec::new(),
+                best_epoch: 0,
+                best_val_loss: f64::NAN,
+                best_net: out_dir.join("best.net"),
+                last_net: out_dir.join("last.net"),
+            };
+            let state = RunState {
+                version: STATE_VERSION,
+                epoch: 0,
+                step: 0,
+                files: files.to_vec(),
+                init_from: init,
+                report,
+            };
+            (model, make_optimizer(config), state)
+        }
+        Start::Resume(state) => {
+            if state.report.data != summary {
+                return Err(TrainError::Resume {
+                    dir: out_dir.to_path_buf(),
+                    message: format!(
+                        "the data changed since the run started: {:?} then, {:?} now",
+                        state.report.data, summary
+                    ),
+                });
+            }
+            let model = load_checkpoint(&ckpt(state.epoch, "bpk"), &arch, &train_dev)?;
+            let optim_path = ckpt(state.epoch, "optim.bpk");
+            let optim = make_optimizer(config).load(&optim_path).map_err(|e| TrainError::Checkpoint {
+                path: optim_path.clone(),
+                message: format!("{e:?}"),
+            })?;
+            (model, optim, *state)
+        }
+    };
+
+    let mse = MseLoss::new();
+    for epoch in state.epoch + 1..=epochs {
+        let epoch_start = Instant::now();
+        let steps_this_epoch = steps_per_epoch.min(total_steps - state.step);
+        report_progress(progress, &Progress::EpochStart { epoch, epochs, steps: steps_this_epoch })?;
+
+        // The loader thread streams shuffled, encoded batches.
+        let (tx, rx) = sync_channel::<Result<Batch, TrainError>>(8);
+        let src = Arc::clone(&source);
+        let mut rng = Rng::derive(config.seed, u64::from(epoch));
+        let (capacity, mirror) = (config.data.shuffle_buffer, config.data.mirror);
+        let loader = std::thread::spawn(move || {
+            let order = permutation(src.file_count(), &mut rng);
+            let err_tx = tx.clone();
+            let mut emit = |b: Batch| tx.send(Ok(b)).is_ok();
+            let mut shuffler = Shuffler::new(rng, capacity, mirror, batch, &mut emit);
+            let result = src.for_each(Split::Train, &order, &mut |it| shuffler.push(it), &mut || ());
+            match result {
+                Ok(()) => shuffler.finish(),
+                Err(e) => {
+                    let _ = err_tx.send(Err(e));
+                }
+            }
+        });
+
+        let (mut loss_sum, mut seen, mut step_in_epoch) = (0.0f64, 0u64, 0u64);
+        let mut lr = learning_rate(o, state.step, total_steps);
+        let train_start = Instant::now();
+        for msg in rx.iter() {
+            if step_in_epoch >= steps_this_epoch {
+                break;
+            }
+            let b = msg?;
+            let n = b.len();
+            lr = learning_rate(o, state.step, total_steps);
+            let x = Tensor::<2>::from_data(TensorData::new(b.x, [n, INPUTS]), &train_dev);
+            let y = Tensor::<2>::from_data(TensorData::new(b.y, [n, 1]), &train_dev);
+            let loss = mse.forward(model.forward(x), y, Reduction::Mean);
+            let grads = GradientsParams::from_grads(loss.backward(), &model);
+            model = optim.step(lr, model, grads);
+            let l: f32 = loss.into_scalar();
+            state.step += 1;
+            step_in_epoch += 1;
+            if !l.is_finite() {
+                return Err(TrainError::Diverged { epoch, step: state.step, loss: l });
+            }
+            loss_sum += f64::from(l) * n as f64;
+            seen += n as u64;
+            report_progress(progress, &Progress::Step { epoch, step: step_in_epoch, loss: l })?;
+        }
+        drop(rx);
+        let train_seconds = train_start.elapsed().as_secs_f64();
+        let _ = loader.join();
+
+        let (val_loss, val_accuracy) = validate(&model.valid(), &source, batch, &device)?;
+        let metrics = EpochMetrics {
+            epoch,
+            step: state.step,
+            samples: seen,
+            train_loss: if seen > 0 { loss_sum / seen as f64 } else { f64::NAN },
+            val_loss,
+            val_accuracy,
+            samples_per_second: seen as f64 / train_seconds.max(1e-9),
+            lr,
+            seconds: epoch_start.elapsed().as_secs_f64(),
+        };
+
+        // Checkpoint: burn model + optimiser, the engine network, then the state that points
+        // at them (written last, so a kill in between resumes from the previous epoch).
+        let net = model.valid().to_network(
+            &arch,
+            &format!(
+                "fanorona-train: epoch {epoch}, step {}, {arch}, target {:?}, val loss {:.5}",
+                state.step, config.data.target, val_loss
+            ),
+        )?;
+        let bpk = ckpt(epoch, "bpk");
+        model
+            .clone()
+            .save_file(&bpk)
+            .map_err(|e| TrainError::Checkpoint { path: bpk.clone(), message: format!("{e:?}") })?;
+        let optim_path = ckpt(epoch, "optim.bpk");
+        optim
+            .save(&optim_path)
+            .map_err(|e| TrainError::Checkpoint { path: optim_path.clone(), message: format!("{e:?}") })?;
+        net.write_file(&ckpt(epoch, "net"))?;
+        net.write_file(&out_dir.join("last.net"))?;
+        let key = |m: &EpochMetrics| if m.val_loss.is_finite() { m.val_loss } else { m.train_loss };
+        let is_best = state.report.epochs.iter().all(|m| key(&metrics) < key(m));
+        if is_best {
+            net.write_file(&out_dir.join("best.net"))?;
+            let best_bpk = out_dir.join("best.bpk");
+            std::fs::copy(&bpk, &best_bpk).map_err(|e| TrainError::io(&best_bpk, e))?;
+            state.report.best_epoch = epoch;
+            state.report.best_val_loss = metrics.val_loss;
+        }
+        state.report.epochs.push(metrics);
+        state.epoch = epoch;
+        let text = serde_json::to_string_pretty(&state).map_err(|e| TrainError::Config(e.to_string()))?;
+        write_atomic(&out_dir.join("state.json"), text.as_bytes())?;
+        write_metrics(out_dir, &state.report.epochs, Some(&state.report.baseline))?;
+        if let Some(m) = state.report.epochs.last() {
+            report_progress(progress, &Progress::EpochEnd(m))?;
+        }
+    }
+    Ok(state.report)
+}
+
+/// Passes `p` to the caller's callback; [`TrainError::Stopped`] when it says to stop.
+fn report_progress(
+    progress: &mut dyn FnMut(&Progress) -> ControlFlow<()>,
+    p: &Progress,
+) -> Result<(), TrainError> {
+    match progress(p) {
+        ControlFlow::Continue(()) => Ok(()),
+        ControlFlow::Break(()) => Err(TrainError::Stopped),
+    }
+}
+
+/// Validation loss and winner accuracy of `model` (no autodiff) on the validation split.
+fn validate(
+    model: &ValueNet,
+    source: &Source,
+    batch: usize,
+    device: &Device,
+) -> Result<(f64, f64), TrainError> {
+    let order: Vec<usize> = (0..source.file_count()).collect();
+    let (mut sse, mut n, mut right, mut decisive) = (0.0f64, 0u64, 0u64, 0u64);
+    let mut pending = Batch::with_capacity(batch);
+    let mut flush = |b: &mut Batch| {
+        let k = b.len();
+        if k == 0 {
+            return;
+        }
+        let x = Tensor::<2>::from_data(TensorData::new(std::mem::take(&mut b.x), [k, INPUTS]), device);
+        let pred: Vec<f32> = model.forward(x).into_data().try_to_vec().unwrap_or_default();
+        for ((p, y), r) in pred.iter().zip(&b.y).zip(&b.result) {
+            let d = f64::from(p - y);
+            sse += d * d;
+            n += 1;
+            if *r != 0.0 {
+                decisive += 1;
+                if p * r > 0.0 {
+                    right += 1;
+                }
+            }
+        }
+        b.y.clear();
+        b.result.clear();
+    };
+    source.for_each(
+        Split::Validation,
+        &order,
+        &mut |it| {
+            pending.push(&it.pos, it.target, it.result);
+            if pending.len() == batch {
+                flush(&mut pending);
+            }
+            true
+        },
+        &mut || (),
+    )?;
+    flush(&mut pending);
+    let loss = if n > 0 { sse / n as f64 } else { f64::NAN };
+    let acc = if decisive > 0 { right as f64 / decisive as f64 } else { f64::NAN };
+    Ok((loss, acc))
+}
+
+/// Serialises NaN as `null` (JSON has no NaN) and reads `null` back as NaN.
+pub(crate) mod nan_as_null {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
+        if v.is_finite() { s.serialize_f64(*v) } else { s.serialize_none() }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
+    }
+}

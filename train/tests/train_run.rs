@@ -1,0 +1,201 @@
+//! End-to-end runs of the trainer on small synthetic data: export equals burn, resume equals
+//! an uninterrupted run, errors are clear.
+#![allow(clippy::unwrap_used)]
+
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use fanorona_core::Position;
+use fanorona_engine::eval::Evaluator;
+use fanorona_engine::nn::{INPUTS, NetEvaluator, Network, encode};
+use fanorona_engine::rng::Rng;
+use fanorona_train::burn::prelude::*;
+use fanorona_train::{Progress, TrainConfig, TrainError, load_checkpoint, write_synthetic_games};
+
+fn data(dir: &Path, files: u64, games: u64) -> Vec<PathBuf> {
+    (0..files)
+        .map(|i| {
+            let p = dir.join(format!("games-{i}.bin"));
+            write_synthetic_games(&p, games, 100 + i).unwrap();
+            p
+        })
+        .collect()
+}
+
+fn small_config(epochs: u32) -> TrainConfig {
+    let mut c = TrainConfig::default();
+    c.model.hidden = vec![32, 8];
+    c.optim.batch_size = 128;
+    c.optim.epochs = epochs;
+    c.optim.warmup_steps = 10;
+    c.optim.lr = 3e-3;
+    c.data.shuffle_buffer = 2000;
+    c.data.val_fraction = 0.2;
+    c.seed = 5;
+    c
+}
+
+fn quiet(_: &Progress) -> ControlFlow<()> {
+    ControlFlow::Continue(())
+}
+
+fn random_positions(n: usize, seed: u64) -> Vec<Position> {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::with_capacity(n);
+    let mut pos = Position::start();
+    while out.len() < n {
+        let moves = pos.legal_moves();
+        if moves.is_empty() || rng.below(60) == 0 {
+            pos = Position::start();
+            continue;
+        }
+        pos.play_unchecked(&moves[rng.below(moves.len() as u64) as usize]);
+        out.push(pos);
+    }
+    out
+}
+
+#[test]
+fn exported_network_matches_burn_and_loads_in_the_engine() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = data(dir.path(), 2, 40);
+    let out = dir.path().join("run");
+    let mut epochs_seen = 0;
+    let report = fanorona_train::train(&small_config(2), &files, &out, None, &mut |p| {
+        if let Progress::EpochEnd(_) = p {
+            epochs_seen += 1;
+        }
+        ControlFlow::Continue(())
+    })
+    .unwrap();
+    assert_eq!(epochs_seen, 2);
+    assert_eq!(report.epochs.len(), 2);
+    assert!(report.data.train_games > 0 && report.data.val_games > 0);
+    assert_eq!(report.data.train_games + report.data.val_games, 80);
+    for m in &report.epochs {
+        assert!(m.train_loss.is_finite() && m.val_loss.is_finite(), "{m:?}");
+        assert!((0.0..=1.0).contains(&m.val_accuracy));
+    }
+    for f in ["config.toml", "state.json", "metrics.csv", "metrics.json", "loss.png", "best.net", "last.net"]
+    {
+        assert!(out.join(f).is_file(), "{f} missing");
+    }
+    let csv = std::fs::read_to_string(out.join("metrics.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 3);
+
+    // The engine's plain-Rust forward pass equals burn's on 1000 positions.
+    let net = Network::read_file(&report.best_net).unwrap();
+    let device = Device::flex();
+    let arch = small_config(2).architecture().unwrap();
+    let model = load_checkpoint(&out.join("best.bpk"), &arch, &device).unwrap();
+    let positions = random_positions(1000, 9);
+    let xs: Vec<f32> = positions.iter().flat_map(encode).collect();
+    let x = Tensor::<2>::from_data(TensorData::new(xs, [positions.len(), INPUTS]), &device);
+    let burn_values: Vec<f32> = model.forward(x).into_data().try_to_vec().unwrap();
+    let mut worst = 0.0f32;
+    let mut ev = NetEvaluator::load(&report.best_net).unwrap();
+    for (p, b) in positions.iter().zip(&burn_values) {
+        let v = net.evaluate(p);
+        worst = worst.max((v - b).abs());
+        assert!((ev.value(p) - v).abs() < 1e-5);
+    }
+    assert!(worst < 1e-5, "largest difference {worst}");
+    // The trained net is not constant.
+    let spread = burn_values.iter().cloned().fold(f32::MIN, f32::max)
+        - burn_values.iter().cloned().fold(f32::MAX, f32::min);
+    assert!(spread > 1e-3, "{spread}");
+    assert!(ev.evaluate(&Position::start()).abs() < 2000);
+
+    // A second run into the same directory is refused.
+    let again = fanorona_train::train(&small_config(2), &files, &out, None, &mut quiet);
+    assert!(matches!(again, Err(TrainError::Config(_))), "{again:?}");
+}
+
+#[test]
+fn resumed_run_equals_uninterrupted_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = data(dir.path(), 2, 25);
+    let config = small_config(4);
+
+    let straight = dir.path().join("straight");
+    let a = fanorona_train::train(&config, &files, &straight, None, &mut quiet).unwrap();
+
+    // Killed in the middle of epoch 3.
+    let killed = dir.path().join("killed");
+    let stop = fanorona_train::train(&config, &files, &killed, None, &mut |p| match p {
+        Progress::Step { epoch: 3, step: 2, .. } => ControlFlow::Break(()),
+        _ => ControlFlow::Continue(()),
+    });
+    assert!(matches!(stop, Err(TrainError::Stopped)), "{stop:?}");
+    let b = fanorona_train::resume(&killed, &mut quiet).unwrap();
+
+    assert_eq!(a.epochs.len(), 4);
+    assert_eq!(b.epochs.len(), 4);
+    let na = Network::read_file(&straight.join("last.net")).unwrap();
+    let nb = Network::read_file(&killed.join("last.net")).unwrap();
+    let mut worst = 0.0f32;
+    for (la, lb) in na.layers().iter().zip(nb.layers()) {
+        for (x, y) in la.weights().iter().chain(la.bias()).zip(lb.weights().iter().chain(lb.bias())) {
+            worst = worst.max((x - y).abs());
+        }
+    }
+    assert!(worst <= 1e-6, "weights differ by {worst}");
+    for (ma, mb) in a.epochs.iter().zip(&b.epochs) {
+        assert!((ma.val_loss - mb.val_loss).abs() < 1e-6, "{ma:?} vs {mb:?}");
+        assert_eq!(ma.step, mb.step);
+    }
+    // Resuming a finished run returns it unchanged.
+    let c = fanorona_train::resume(&killed, &mut quiet).unwrap();
+    assert_eq!(c.epochs.len(), 4);
+    for (mb, mc) in b.epochs.iter().zip(&c.epochs) {
+        assert_eq!((mb.epoch, mb.step), (mc.epoch, mc.step));
+        assert!((mb.train_loss - mc.train_loss).abs() < 1e-12);
+    }
+}
+
+#[test]
+fn warm_start_and_clear_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = data(dir.path(), 1, 20);
+    let mut config = small_config(1);
+
+    // Warm start from a network of the right architecture.
+    let arch = config.architecture().unwrap();
+    let init = Arc::new(Network::random(&arch, 77).unwrap());
+    let init_path = dir.path().join("init.net");
+    init.write_file(&init_path).unwrap();
+    let r = fanorona_train::train(&config, &files, &dir.path().join("warm"), Some(&init_path), &mut quiet);
+    assert!(r.is_ok(), "{r:?}");
+
+    // ... and of the wrong one.
+    config.model.hidden = vec![16];
+    let e = fanorona_train::train(&config, &files, &dir.path().join("wrong"), Some(&init_path), &mut quiet)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("init.net") && e.contains("stones:90-16-1"), "{e}");
+
+    // A corrupt record file names itself.
+    let bad = dir.path().join("bad.bin");
+    std::fs::write(&bad, b"not a record file").unwrap();
+    let e = fanorona_train::train(&config, &[bad], &dir.path().join("bad"), None, &mut quiet)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("bad.bin"), "{e}");
+
+    // Nothing to resume.
+    let e = fanorona_train::resume(&dir.path().join("nothing"), &mut quiet).unwrap_err().to_string();
+    assert!(e.contains("nothing"), "{e}");
+
+    // A missing input.
+    let e = fanorona_train::train(
+        &config,
+        &[dir.path().join("missing.bin")],
+        &dir.path().join("m"),
+        None,
+        &mut quiet,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("missing.bin"), "{e}");
+}
