@@ -37,6 +37,9 @@ enum Command {
     /// Train the value network on record files (burn), exported for `eval=net:PATH`.
     #[cfg(feature = "train")]
     Train(cmd::train::Args),
+    /// Run the self-improvement loop: self-play, train, gate, promote, repeat.
+    #[cfg(feature = "train")]
+    Loop(cmd::selfimprove::Args),
 }
 
 /// Parses the command line and runs the chosen command.
@@ -55,5 +58,7 @@ pub fn run() -> anyhow::Result<()> {
         Command::Eval(a) => cmd::eval::run(a),
         #[cfg(feature = "train")]
         Command::Train(a) => cmd::train::run(a),
+        #[cfg(feature = "train")]
+        Command::Loop(a) => cmd::selfimprove::run_cmd(a),
     }
 }

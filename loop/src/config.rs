@@ -48,6 +48,15 @@ pub struct SelfplayStage {
     pub max_quiet_plies: u32,
     /// Draw at this many turns.
     pub max_plies: u32,
+    /// Generate the games on a cluster instead of in this process: a shell command (run with
+    /// `sh -c`) that must return once every shard is written, e.g.
+    /// `sbatch --wait --array=0-31 selfplay.sbatch`. It gets the environment variables
+    /// `FANORONA_SELFPLAY_ARGS` (the `fanorona selfplay` arguments of one shard, `--out` with
+    /// `{shard}` included), `FANORONA_SHARD_COUNT` and `FANORONA_SHARD_DIR`; the loop then
+    /// merges the shard files. Empty: generate locally.
+    pub cluster_command: String,
+    /// Shards the cluster command writes (`games` is divided between them).
+    pub shards: u32,
 }
 
 /// Training settings.
@@ -58,9 +67,10 @@ pub struct TrainStage {
     pub window: u32,
     /// Start each network from the previous best network's weights.
     pub warm_start: bool,
-    /// Training configuration overrides for fanorona-train, as TOML text (e.g.
-    /// `epochs = 4` and `hidden = [128, 32]`); empty: the trainer's defaults.
-    pub overrides: String,
+    /// The trainer's configuration (fanorona-train's `TrainConfig`: `[train.trainer.model]`,
+    /// `[train.trainer.data]`, `[train.trainer.optim]`, `backend`); its seed is replaced by one
+    /// derived from the loop's seed and the generation.
+    pub trainer: fanorona_train::TrainConfig,
 }
 
 /// Gating settings.
@@ -118,13 +128,17 @@ impl Default for SelfplayStage {
             temperature: 100.0,
             max_quiet_plies: fanorona_core::DrawRules::DEFAULT_MAX_QUIET_PLIES,
             max_plies: fanorona_core::DrawRules::DEFAULT_MAX_PLIES,
+            cluster_command: String::new(),
+            shards: 1,
         }
     }
 }
 
 impl Default for TrainStage {
     fn default() -> TrainStage {
-        TrainStage { window: 3, warm_start: true, overrides: String::new() }
+        let mut trainer = fanorona_train::TrainConfig::default();
+        trainer.optim.epochs = 4;
+        TrainStage { window: 3, warm_start: true, trainer }
     }
 }
 
@@ -187,6 +201,9 @@ impl LoopConfig {
         if self.selfplay.games == 0 {
             return bad("selfplay.games must be at least 1");
         }
+        if self.selfplay.shards == 0 || self.selfplay.games % u64::from(self.selfplay.shards) != 0 {
+            return bad("selfplay.shards must be at least 1 and divide selfplay.games");
+        }
         if self.gate.games == 0 {
             return bad("gate.games must be at least 1");
         }
@@ -196,6 +213,7 @@ impl LoopConfig {
         if !(self.selfplay.temperature.is_finite() && self.selfplay.temperature > 0.0) {
             return bad("selfplay.temperature must be a positive number");
         }
+        self.train.trainer.validate().map_err(|e| LoopError::Config(format!("train.trainer: {e}")))?;
         if !(0.0..=1.0).contains(&self.gate.min_score) {
             return bad("gate.min_score must be between 0 and 1");
         }

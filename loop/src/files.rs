@@ -87,6 +87,22 @@ pub fn read_json<T: DeserializeOwned>(path: &Path) -> Result<Option<T>, LoopErro
     }
 }
 
+/// Serde for `f64` fields that may be NaN or infinite: JSON has no such numbers, so they are
+/// written as `null` and read back as NaN.
+pub mod nan_as_null {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    /// Writes a finite value as a number, anything else as `null`.
+    pub fn serialize<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
+        if v.is_finite() { s.serialize_f64(*v) } else { s.serialize_none() }
+    }
+
+    /// Reads a number, or `null` as NaN.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

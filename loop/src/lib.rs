@@ -7,6 +7,7 @@
 //! its `*.done.json` marker atomically, so a killed run continues with [`run`]`(.., resume:
 //! true, ..)` from the stage it was in.
 
+mod cluster;
 mod config;
 mod error;
 pub mod files;

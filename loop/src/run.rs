@@ -125,7 +125,7 @@ fn rules(config: &LoopConfig) -> DrawRules {
 }
 
 /// A per-stage seed: the run's seed mixed with the generation and the stage.
-fn stage_seed(config: &LoopConfig, g: u32, stage: u64) -> u64 {
+pub(crate) fn stage_seed(config: &LoopConfig, g: u32, stage: u64) -> u64 {
     config.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (u64::from(g) << 8 | stage)
 }
 
@@ -156,16 +156,20 @@ fn selfplay_stage(
         rules: rules(config),
         ..SelfplayConfig::default()
     };
-    let total = sp.games;
-    let summary = fanorona_selfplay::generate(&sp, &layout.games(g), true, &mut |p| {
-        events(&Event::Progress {
-            done: p.done,
-            total,
-            message: format!("W {} D {} B {}", p.white_wins, p.draws, p.black_wins),
-        });
-    })
-    .map_err(|source| LoopError::Selfplay { generation: g, source })?;
-    let s = &summary.stats;
+    let s = if config.selfplay.cluster_command.trim().is_empty() {
+        let total = sp.games;
+        let summary = fanorona_selfplay::generate(&sp, &layout.games(g), true, &mut |p| {
+            events(&Event::Progress {
+                done: p.done,
+                total,
+                message: format!("W {} D {} B {}", p.white_wins, p.draws, p.black_wins),
+            });
+        })
+        .map_err(|source| LoopError::Selfplay { generation: g, source })?;
+        summary.stats
+    } else {
+        crate::cluster::selfplay(config, &sp, &layout.generation(g), &layout.games(g))?
+    };
     let done = SelfplayDone {
         player: spec.to_string(),
         games: s.games,
@@ -284,7 +288,7 @@ fn match_done(
         wdl: r.wdl,
         pentanomial: r.pentanomial,
         score: r.wdl.score().unwrap_or(0.5),
-        elo: r.elo.map(|e| (e.elo, e.error)),
+        elo: r.elo.map(|e| (e.elo, e.error)).filter(|(e, err)| e.is_finite() && err.is_finite()),
         los: r.los,
         sprt: r.sprt.map(|s| {
             format!("{} (LLR {:.2}, bounds [{:.2}, {:.2}])", s.verdict, s.llr, s.bounds.0, s.bounds.1)

@@ -7,6 +7,8 @@ pub mod engine;
 pub mod eval;
 pub mod perft;
 pub mod play;
+#[cfg(feature = "train")]
+pub mod selfimprove;
 pub mod selfplay;
 pub mod show;
 #[cfg(feature = "train")]

@@ -53,7 +53,11 @@ pub fn run_cmd(args: &Args) -> anyhow::Result<()> {
     let generations = config.generations;
     let mut on_event = |e: &Event| match e {
         Event::Stage { generation, stage, done } => {
-            let what = if *generation == 0 { stage.to_string() } else { format!("gen {generation}/{generations} {stage}") };
+            let what = if *generation == 0 {
+                stage.to_string()
+            } else {
+                format!("gen {generation}/{generations} {stage}")
+            };
             if *done {
                 bar.println(format!("{what}: already done"));
             } else {

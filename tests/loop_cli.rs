@@ -1,0 +1,126 @@
+//! `fanorona loop` from the outside: a real kill in the middle of a run and `--resume`, and
+//! self-play through a cluster command (a stand-in for a Slurm job array).
+#![cfg(feature = "train")]
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_fanorona");
+
+const TINY: &str = r#"
+generations = 2
+seed = 3
+threads = 2
+[selfplay]
+games = 40
+search = "depth=1"
+[train.trainer.model]
+hidden = [16]
+[train.trainer.optim]
+epochs = 2
+batch_size = 64
+warmup_steps = 2
+[gate]
+games = 4
+search = "depth=1"
+[final_match]
+games = 4
+search = "depth=1"
+"#;
+
+fn write_config(dir: &Path, extra: &str) -> std::path::PathBuf {
+    let p = dir.join("loop.toml");
+    std::fs::write(&p, format!("{TINY}{extra}")).unwrap();
+    p
+}
+
+#[test]
+fn killed_loop_resumes_where_it_stopped() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = write_config(dir.path(), "");
+    let out = dir.path().join("run");
+    let mut child = Command::new(BIN)
+        .args(["loop", "--config"])
+        .arg(&config)
+        .arg("--out")
+        .arg(&out)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill it once the first generation's self-play is finished, during training or later.
+    let marker = out.join("gen-001/selfplay.done.json");
+    let t0 = Instant::now();
+    while !marker.exists() && t0.elapsed() < Duration::from_secs(120) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(marker.exists(), "self-play of generation 1 never finished");
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let selfplay_before = std::fs::read_to_string(&marker).unwrap();
+    let games_before = std::fs::read(out.join("gen-001/games.bin")).unwrap();
+
+    // Without --resume the run directory is refused (bad usage: exit 2).
+    let o =
+        Command::new(BIN).args(["loop", "--config"]).arg(&config).arg("--out").arg(&out).output().unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
+
+    let o = Command::new(BIN)
+        .args(["loop", "--resume", "--json", "--config"])
+        .arg(&config)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let summary: serde_json::Value = serde_json::from_slice(&o.stdout).expect("summary JSON");
+    assert_eq!(summary["generations"].as_array().map(Vec::len), Some(2));
+    // Finished stages were not redone.
+    assert_eq!(std::fs::read_to_string(&marker).unwrap(), selfplay_before);
+    assert_eq!(std::fs::read(out.join("gen-001/games.bin")).unwrap(), games_before);
+    for f in ["summary.json", "report.md", "ratings.png", "losses.png", "gen-002/gate.done.json"] {
+        assert!(out.join(f).is_file(), "{f} missing");
+    }
+    // No temporary file is left where a finished one should be.
+    for entry in std::fs::read_dir(&out).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        assert!(!name.ends_with(".tmp"), "{name}");
+    }
+}
+
+#[test]
+fn selfplay_through_a_cluster_command() {
+    let dir = tempfile::tempdir().unwrap();
+    // A stand-in for `sbatch --wait --array=...`: one `fanorona selfplay` per shard, the shard
+    // index given the Kubernetes way.
+    let command = format!(
+        "i=0; while [ $i -lt $FANORONA_SHARD_COUNT ]; do JOB_COMPLETION_INDEX=$i {BIN} selfplay $FANORONA_SELFPLAY_ARGS || exit 1; i=$((i+1)); done"
+    );
+    let text = TINY.replace(
+        "[selfplay]\ngames = 40\n",
+        &format!("[selfplay]\ngames = 40\nshards = 2\ncluster_command = '''{command}'''\n"),
+    );
+    let text = text.replace("generations = 2", "generations = 1");
+    let config = dir.path().join("loop.toml");
+    std::fs::write(&config, text).unwrap();
+    let out = dir.path().join("run");
+    let o = Command::new(BIN)
+        .args(["loop", "--json", "--config"])
+        .arg(&config)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    for f in ["gen-001/shards/shard-0.bin", "gen-001/shards/shard-1.bin", "gen-001/games.bin"] {
+        assert!(out.join(f).is_file(), "{f} missing");
+    }
+    let sp: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("gen-001/selfplay.done.json")).unwrap())
+            .unwrap();
+    assert_eq!(sp["games"], 40);
+    // The merged file validates.
+    let o = Command::new(BIN).args(["data", "validate"]).arg(out.join("gen-001/games.bin")).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stdout));
+}
