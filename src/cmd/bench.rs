@@ -39,7 +39,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         (nodes, if secs > 0.0 { nodes as f64 / secs } else { 0.0 })
     });
 
-    // --- Network evaluation figure (owned by the value-network work): add its line here. ---
+    // Network evaluation inside a search-like tree walk, first layer updated incrementally
+    // (default architecture, random weights: the speed does not depend on the weights).
+    let net = fanorona_engine::nn::Network::random(&fanorona_engine::nn::Architecture::default(), 1)?;
+    let net_figure = fanorona_engine::nn::bench_evals_per_second(&std::sync::Arc::new(net), 1_000_000);
 
     let mut out = std::io::stdout().lock();
     if args.json {
@@ -64,6 +67,12 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             "nodes": report.nodes,
             "time_ms": report.elapsed.as_millis() as u64,
             "nodes_per_second": report.nodes_per_second(),
+        });
+        obj["net_eval"] = serde_json::json!({
+            "arch": net_figure.arch,
+            "evals": net_figure.evals,
+            "evals_per_second": net_figure.evals_per_second,
+            "nodes_per_second_with_movegen": net_figure.nodes_per_second,
         });
         if let Some((nodes, nps)) = perft_figure {
             obj["perft"] = serde_json::json!({"depth": PERFT_DEPTH, "nodes": nodes, "nodes_per_second": nps});
@@ -96,6 +105,13 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                 nps / 1e6
             )?;
         }
+        writeln!(
+            out,
+            "net eval {} (incremental first layer): {:.2} M evals/s (evaluator only), {:.2} M nodes/s with move generation",
+            net_figure.arch,
+            net_figure.evals_per_second / 1e6,
+            net_figure.nodes_per_second / 1e6
+        )?;
         writeln!(out, "Bench: {}", report.nodes)?;
     }
     Ok(())

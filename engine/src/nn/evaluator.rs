@@ -22,6 +22,7 @@ pub struct NetEvaluator {
     pre: Vec<f32>,
     a: Vec<f32>,
     b: Vec<f32>,
+    active: Vec<u16>,
 }
 
 impl NetEvaluator {
@@ -33,6 +34,7 @@ impl NetEvaluator {
             pre: vec![0.0; net.arch().first_width()],
             a: vec![0.0; w],
             b: vec![0.0; w],
+            active: vec![0; w],
             acc,
             net,
             name: name.into(),
@@ -59,7 +61,7 @@ impl NetEvaluator {
     pub fn value(&mut self, pos: &Position) -> f32 {
         let persp = pos.turn();
         if self.acc.matches(pos) {
-            self.net.finish(self.acc.values(persp), &mut self.a, &mut self.b)
+            self.net.finish(self.acc.values(persp), &mut self.a, &mut self.b, &mut self.active)
         } else {
             let layer = &self.net.layers()[0];
             self.pre.copy_from_slice(layer.bias());
@@ -70,7 +72,7 @@ impl NetEvaluator {
                     }
                 }
             }
-            self.net.finish(&self.pre, &mut self.a, &mut self.b)
+            self.net.finish(&self.pre, &mut self.a, &mut self.b, &mut self.active)
         }
     }
 }
