@@ -25,9 +25,11 @@ pub struct Entry {
     score: i16,
     depth: u8,
     bound: Bound,
+    /// The table's age when it was stored: entries of another age count as empty.
+    age: u8,
 }
 
-const EMPTY: Entry = Entry { key: 0, mv: 0, score: 0, depth: 0, bound: Bound::None };
+const EMPTY: Entry = Entry { key: 0, mv: 0, score: 0, depth: 0, bound: Bound::None, age: 0 };
 
 /// What a probe found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,6 +49,9 @@ pub struct Hit {
 pub struct TranspositionTable {
     entries: Vec<Entry>,
     mask: usize,
+    /// Bumped by [`TranspositionTable::clear`], so that clearing costs nothing (a real wipe
+    /// happens once every 255 clears, when the age wraps).
+    age: u8,
 }
 
 impl TranspositionTable {
@@ -61,7 +66,7 @@ impl TranspositionTable {
             len /= 2;
         }
         entries.resize(len, EMPTY);
-        TranspositionTable { entries, mask: len.saturating_sub(1) }
+        TranspositionTable { entries, mask: len.saturating_sub(1), age: 1 }
     }
 
     /// Number of entries.
@@ -74,16 +79,22 @@ impl TranspositionTable {
         self.entries.is_empty()
     }
 
-    /// Forgets everything.
+    /// Forgets everything: what it stored before is never found again, exactly as if the table
+    /// had been wiped (searches after a clear are the same as in a new table).
     pub fn clear(&mut self) {
-        self.entries.fill(EMPTY);
+        if self.age == u8::MAX {
+            self.entries.fill(EMPTY);
+            self.age = 1;
+        } else {
+            self.age += 1;
+        }
     }
 
     /// Looks `key` up; `ply` adjusts forced-result scores to the probing node.
     #[inline]
     pub fn probe(&self, key: u64, ply: usize) -> Option<Hit> {
         let e = self.entries.get(key as usize & self.mask)?;
-        if e.key != key || e.bound == Bound::None {
+        if e.key != key || e.bound == Bound::None || e.age != self.age {
             return None;
         }
         Some(Hit {
@@ -99,7 +110,7 @@ impl TranspositionTable {
     #[inline]
     pub fn store(&mut self, key: u64, ply: usize, mv: Option<usize>, score: i32, depth: u32, bound: Bound) {
         let Some(e) = self.entries.get_mut(key as usize & self.mask) else { return };
-        if e.key == key && u32::from(e.depth) > depth && bound != Bound::Exact {
+        if e.key == key && e.age == self.age && u32::from(e.depth) > depth && bound != Bound::Exact {
             return;
         }
         *e = Entry {
@@ -108,6 +119,7 @@ impl TranspositionTable {
             score: to_tt(score, ply) as i16,
             depth: depth.min(255) as u8,
             bound,
+            age: self.age,
         };
     }
 }
@@ -152,5 +164,21 @@ mod tests {
         let none = TranspositionTable::new(0);
         assert!(none.is_empty());
         assert_eq!(none.probe(42, 0), None);
+    }
+
+    #[test]
+    fn clear_forgets_every_time_even_when_the_age_wraps() {
+        let mut tt = TranspositionTable::new(1);
+        for round in 0..600u64 {
+            let key = 1000 + round;
+            tt.store(key, 0, Some(1), 10, 3, Bound::Exact);
+            assert!(tt.probe(key, 0).is_some(), "round {round}");
+            tt.clear();
+            assert_eq!(tt.probe(key, 0), None, "round {round}");
+            // A shallower result for the same key is stored after a clear.
+            tt.store(key, 0, None, -5, 1, Bound::Upper);
+            assert_eq!(tt.probe(key, 0).map(|h| h.depth), Some(1));
+            tt.clear();
+        }
     }
 }
