@@ -248,6 +248,14 @@ mod tests {
     }
 
     #[test]
+    fn the_large_example_parses() {
+        let c = LoopConfig::from_toml(include_str!("../loop-large.toml")).unwrap();
+        assert_eq!((c.generations, c.selfplay.shards, c.selfplay.games), (20, 32, 64000));
+        assert_eq!(c.train.trainer.model.hidden, [512, 64, 32]);
+        assert!(c.gate.sprt.contains("elo1=10"));
+    }
+
+    #[test]
     fn bad_values_are_named() {
         for (text, needle) in [
             ("generations = 0", "generations"),
