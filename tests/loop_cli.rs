@@ -14,6 +14,7 @@ seed = 3
 threads = 2
 [selfplay]
 games = 40
+first_games = 0
 search = "depth=1"
 [train.trainer.model]
 hidden = [16]
@@ -98,8 +99,8 @@ fn selfplay_through_a_cluster_command() {
         "i=0; while [ $i -lt $FANORONA_SHARD_COUNT ]; do JOB_COMPLETION_INDEX=$i {BIN} selfplay $FANORONA_SELFPLAY_ARGS || exit 1; i=$((i+1)); done"
     );
     let text = TINY.replace(
-        "[selfplay]\ngames = 40\n",
-        &format!("[selfplay]\ngames = 40\nshards = 2\ncluster_command = '''{command}'''\n"),
+        "[selfplay]\ngames = 40\nfirst_games = 0\n",
+        &format!("[selfplay]\ngames = 40\nfirst_games = 0\nshards = 2\ncluster_command = '''{command}'''\n"),
     );
     let text = text.replace("generations = 2", "generations = 1");
     let config = dir.path().join("loop.toml");

@@ -35,6 +35,10 @@ pub struct LoopConfig {
 pub struct SelfplayStage {
     /// Games per generation.
     pub games: u64,
+    /// Games of the first generation (0: `games`). The first generation is played by the
+    /// baseline, which is several times faster than a network, so a larger first data set
+    /// bootstraps the first network cheaply.
+    pub first_games: u64,
     /// Search settings of the self-play player, without `eval=` (the loop adds the current
     /// best evaluator): e.g. `depth=2` or `nodes=2000`.
     pub search: String,
@@ -121,7 +125,8 @@ impl Default for LoopConfig {
 impl Default for SelfplayStage {
     fn default() -> SelfplayStage {
         SelfplayStage {
-            games: 1500,
+            games: 2000,
+            first_games: 10000,
             search: "depth=2".into(),
             random_plies: 4,
             explore_plies: 10,
@@ -136,9 +141,7 @@ impl Default for SelfplayStage {
 
 impl Default for TrainStage {
     fn default() -> TrainStage {
-        let mut trainer = fanorona_train::TrainConfig::default();
-        trainer.optim.epochs = 4;
-        TrainStage { window: 3, warm_start: true, trainer }
+        TrainStage { window: 3, warm_start: true, trainer: fanorona_train::TrainConfig::default() }
     }
 }
 
@@ -156,7 +159,14 @@ impl Default for GateStage {
 
 impl Default for FinalStage {
     fn default() -> FinalStage {
-        FinalStage { games: 200, search: "depth=3".into(), opening_plies: 4 }
+        FinalStage { games: 400, search: "depth=2".into(), opening_plies: 4 }
+    }
+}
+
+impl SelfplayStage {
+    /// Games of generation `g` (from 1).
+    pub fn games_of(&self, g: u32) -> u64 {
+        if g == 1 && self.first_games > 0 { self.first_games } else { self.games }
     }
 }
 
@@ -201,8 +211,11 @@ impl LoopConfig {
         if self.selfplay.games == 0 {
             return bad("selfplay.games must be at least 1");
         }
-        if self.selfplay.shards == 0 || self.selfplay.games % u64::from(self.selfplay.shards) != 0 {
-            return bad("selfplay.shards must be at least 1 and divide selfplay.games");
+        let shards = u64::from(self.selfplay.shards);
+        if shards == 0 || self.selfplay.games % shards != 0 || self.selfplay.first_games % shards != 0 {
+            return bad(
+                "selfplay.shards must be at least 1 and divide selfplay.games and selfplay.first_games",
+            );
         }
         if self.gate.games == 0 {
             return bad("gate.games must be at least 1");
@@ -244,7 +257,7 @@ mod tests {
         assert_eq!(LoopConfig::from_toml(&c.to_toml()).unwrap(), c);
         assert_eq!(LoopConfig::from_toml("").unwrap(), c);
         let c = LoopConfig::from_toml("generations = 5\n[selfplay]\ngames = 10\n").unwrap();
-        assert_eq!((c.generations, c.selfplay.games, c.gate.games), (5, 10, 100));
+        assert_eq!((c.generations, c.selfplay.games, c.gate.games), (5, 10, 200));
     }
 
     #[test]

@@ -145,7 +145,7 @@ fn selfplay_stage(
     let t0 = Instant::now();
     let spec = player(&config.selfplay.search, &best.eval).map_err(|e| LoopError::Config(e.to_string()))?;
     let sp = SelfplayConfig {
-        games: config.selfplay.games,
+        games: config.selfplay.games_of(g),
         white: spec.clone(),
         black: spec.clone(),
         seed: stage_seed(config, g, 1),

@@ -13,6 +13,7 @@ pub fn tiny() -> LoopConfig {
         threads = 2
         [selfplay]
         games = 24
+        first_games = 0
         search = "depth=1"
         [train]
         window = 2
