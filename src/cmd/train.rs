@@ -173,6 +173,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         TrainError::Config(_)
         | TrainError::ConfigFile { .. }
         | TrainError::Data(_)
+        | TrainError::Input { .. }
         | TrainError::NoData(_)
         | TrainError::Net(_)
         | TrainError::Network(_)

@@ -62,6 +62,8 @@ pub enum Backend {
     Wgpu,
     /// NVIDIA GPU through CUDA (cargo feature `cuda`).
     Cuda,
+    /// burn's deprecated ndarray CPU backend (cargo feature `ndarray`; for comparison only).
+    Ndarray,
 }
 
 /// The network's shape.
@@ -354,6 +356,12 @@ mod tests {
         c.validate().unwrap();
         assert_eq!(TrainConfig::from_toml(&c.to_toml()).unwrap(), c);
         assert_eq!(c.architecture().unwrap().to_string(), "stones:90-128-32-1");
+    }
+
+    #[test]
+    fn the_example_file_is_the_defaults() {
+        let text = include_str!("../config-example.toml");
+        assert_eq!(TrainConfig::from_toml(text).unwrap(), TrainConfig::default());
     }
 
     #[test]

@@ -52,11 +52,12 @@ pub fn split_of(file_name: &str, game: u64, val_fraction: f64) -> Split {
 pub fn expand_inputs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, TrainError> {
     let mut out = Vec::new();
     for p in paths {
-        let meta = std::fs::metadata(p).map_err(|e| TrainError::io(p, e))?;
+        let input = |error| TrainError::Input { path: p.clone(), error };
+        let meta = std::fs::metadata(p).map_err(input)?;
         if meta.is_dir() {
             let mut files = Vec::new();
-            for entry in std::fs::read_dir(p).map_err(|e| TrainError::io(p, e))? {
-                let entry = entry.map_err(|e| TrainError::io(p, e))?;
+            for entry in std::fs::read_dir(p).map_err(input)? {
+                let entry = entry.map_err(input)?;
                 let path = entry.path();
                 let name = entry.file_name().to_string_lossy().into_owned();
                 if name.starts_with('.') || name.ends_with(".tmp") || !path.is_file() {

@@ -22,13 +22,21 @@ pub enum TrainError {
     /// There is nothing to train on.
     #[error("no training data: {0}")]
     NoData(String),
+    /// An input (record file or directory) does not exist or cannot be read.
+    #[error("{path}: {error}")]
+    Input {
+        /// The file or directory.
+        path: PathBuf,
+        /// The I/O error.
+        error: std::io::Error,
+    },
     /// A file could not be read or written.
-    #[error("{path}: {source}")]
+    #[error("{path}: {error}")]
     Io {
         /// The file.
         path: PathBuf,
         /// The I/O error.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// A network file could not be read or written.
     #[error(transparent)]
@@ -72,7 +80,7 @@ pub enum TrainError {
 
 impl TrainError {
     /// An I/O error about `path`.
-    pub fn io(path: &std::path::Path, source: std::io::Error) -> TrainError {
-        TrainError::Io { path: path.to_path_buf(), source }
+    pub fn io(path: &std::path::Path, error: std::io::Error) -> TrainError {
+        TrainError::Io { path: path.to_path_buf(), error }
     }
 }

@@ -109,6 +109,9 @@ pub fn device_for(backend: crate::Backend) -> Result<Device, TrainError> {
         crate::Backend::Wgpu => Ok(Device::wgpu(burn::tensor::DeviceKind::DefaultDevice)),
         #[cfg(feature = "cuda")]
         crate::Backend::Cuda => Ok(Device::cuda(burn::tensor::DeviceIndex::Default)),
+        #[cfg(feature = "ndarray")]
+        #[allow(deprecated)]
+        crate::Backend::Ndarray => Ok(Device::ndarray()),
         #[allow(unreachable_patterns)]
         other => Err(TrainError::Config(format!(
             "backend {other:?} is not compiled in (build fanorona-train with the cargo feature `{}`)",

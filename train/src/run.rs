@@ -153,7 +153,11 @@ pub fn resume(
     progress: &mut dyn FnMut(&Progress) -> ControlFlow<()>,
 ) -> Result<TrainReport, TrainError> {
     let resume_err = |message: String| TrainError::Resume { dir: out_dir.to_path_buf(), message };
-    let config = TrainConfig::load(Some(&out_dir.join("config.toml")), &[])?;
+    let config_path = out_dir.join("config.toml");
+    if !config_path.is_file() {
+        return Err(resume_err("no training run here (no config.toml)".into()));
+    }
+    let config = TrainConfig::load(Some(&config_path), &[])?;
     let state_path = out_dir.join("state.json");
     let text = std::fs::read_to_string(&state_path).map_err(|e| {
         resume_err(format!("no state.json ({e}): the run has no completed epoch; start it again"))

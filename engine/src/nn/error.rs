@@ -74,19 +74,19 @@ pub enum FormatError {
 #[derive(Debug, thiserror::Error)]
 pub enum NetError {
     /// The file could not be read or written.
-    #[error("{path}: {source}")]
+    #[error("{path}: {error}")]
     Io {
         /// The file.
         path: PathBuf,
         /// The I/O error.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// The file is not a valid network.
-    #[error("{path}: {source}")]
+    #[error("{path}: {error}")]
     Format {
         /// The file.
         path: PathBuf,
         /// What is wrong.
-        source: FormatError,
+        error: FormatError,
     },
 }

@@ -141,9 +141,8 @@ impl Network {
     /// [`NetError::Io`] when the file cannot be read, [`NetError::Format`] when it is not a
     /// valid network; both name the file.
     pub fn read_file(path: &Path) -> Result<Network, NetError> {
-        let bytes =
-            std::fs::read(path).map_err(|source| NetError::Io { path: path.to_path_buf(), source })?;
-        Network::from_bytes(&bytes).map_err(|source| NetError::Format { path: path.to_path_buf(), source })
+        let bytes = std::fs::read(path).map_err(|error| NetError::Io { path: path.to_path_buf(), error })?;
+        Network::from_bytes(&bytes).map_err(|error| NetError::Format { path: path.to_path_buf(), error })
     }
 
     /// Writes the network to `path` (through a temporary file in the same folder, renamed at
@@ -152,7 +151,7 @@ impl Network {
     /// # Errors
     /// [`NetError::Io`] naming the file.
     pub fn write_file(&self, path: &Path) -> Result<(), NetError> {
-        let io = |source| NetError::Io { path: path.to_path_buf(), source };
+        let io = |error| NetError::Io { path: path.to_path_buf(), error };
         let mut tmp_name = path.file_name().map(|n| n.to_os_string()).unwrap_or_default();
         tmp_name.push(format!(".tmp{}", std::process::id()));
         let tmp: PathBuf = path.with_file_name(tmp_name);
