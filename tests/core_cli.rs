@@ -95,3 +95,29 @@ fn bad_usage_exits_2() {
     assert_eq!(fanorona(&["no-such-command"]).status.code(), Some(2));
     assert_eq!(fanorona(&["--help"]).status.code(), Some(0));
 }
+
+#[test]
+fn show_plays_turns_and_rejects_bad_ones_with_exit_2() {
+    let o = fanorona(&["show", "--moves", "d3e3+ c3d3-", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("json");
+    assert_eq!(v["turn"], "white");
+    assert_eq!(v["black_stones"], 21);
+    assert_eq!(v["white_stones"], 21);
+    let cases = [
+        ("d3e3", "needs a mark"),
+        ("d3e3* ", "not written as"),
+        ("d3f3+", "not next to"),
+        ("f3e3+", "no white stone on f3"),
+        ("d2d3", "not empty"),
+        ("e2e3-", "no enemy stone"),
+        ("d3e3+ d4d3+ e3e2", "turn 3"),
+    ];
+    for (moves, needle) in cases {
+        let o = fanorona(&["show", "--moves", moves]);
+        assert_eq!(o.status.code(), Some(2), "{moves}");
+        let err = stderr(&o);
+        assert!(err.contains(needle), "{moves}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}

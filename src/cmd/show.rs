@@ -2,19 +2,29 @@
 
 use std::io::Write;
 
+use crate::exit::bad_input;
+
 /// Draw a position with coordinates and list its legal turns.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Position string (default: the start position).
     #[arg(long, short)]
     position: Option<String>,
+    /// Turns to play from the position first, in notation, separated by spaces
+    /// (e.g. "d3e3+ c3d3-"); each is checked against the rules.
+    #[arg(long, short, allow_hyphen_values = true)]
+    moves: Option<String>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
 }
 
 pub fn run(args: &Args) -> anyhow::Result<()> {
-    let pos = super::parse_position(args.position.as_deref())?;
+    let mut pos = super::parse_position(args.position.as_deref())?;
+    for (i, text) in args.moves.as_deref().unwrap_or("").split_whitespace().enumerate() {
+        let m = pos.parse_move(text).map_err(|e| bad_input(format!("turn {} {text:?} in {pos}", i + 1), e))?;
+        pos.play_unchecked(&m);
+    }
     let mut moves: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
     moves.sort();
     let mut out = std::io::stdout().lock();
