@@ -22,7 +22,8 @@ pub struct Args {
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let mut pos = super::parse_position(args.position.as_deref())?;
     for (i, text) in args.moves.as_deref().unwrap_or("").split_whitespace().enumerate() {
-        let m = pos.parse_move(text).map_err(|e| bad_input(format!("turn {} {text:?} in {pos}", i + 1), e))?;
+        let m =
+            pos.parse_move(text).map_err(|e| bad_input(format!("turn {} {text:?} in {pos}", i + 1), e))?;
         pos.play_unchecked(&m);
     }
     let mut moves: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
