@@ -30,16 +30,16 @@ games = 4
 search = "depth=1"
 "#;
 
-fn write_config(dir: &Path, extra: &str) -> std::path::PathBuf {
+fn write_config(dir: &Path) -> std::path::PathBuf {
     let p = dir.join("loop.toml");
-    std::fs::write(&p, format!("{TINY}{extra}")).unwrap();
+    std::fs::write(&p, TINY).expect("write the loop configuration");
     p
 }
 
 #[test]
 fn killed_loop_resumes_where_it_stopped() {
     let dir = tempfile::tempdir().unwrap();
-    let config = write_config(dir.path(), "");
+    let config = write_config(dir.path());
     let out = dir.path().join("run");
     let mut child = Command::new(BIN)
         .args(["loop", "--config"])

@@ -212,7 +212,10 @@ impl LoopConfig {
             return bad("selfplay.games must be at least 1");
         }
         let shards = u64::from(self.selfplay.shards);
-        if shards == 0 || self.selfplay.games % shards != 0 || self.selfplay.first_games % shards != 0 {
+        if shards == 0
+            || !self.selfplay.games.is_multiple_of(shards)
+            || !self.selfplay.first_games.is_multiple_of(shards)
+        {
             return bad(
                 "selfplay.shards must be at least 1 and divide selfplay.games and selfplay.first_games",
             );

@@ -38,7 +38,7 @@ pub enum LoopError {
         /// The generation.
         generation: u32,
         /// The cause.
-        source: fanorona_selfplay::SelfplayError,
+        source: Box<fanorona_selfplay::SelfplayError>,
     },
     /// Training failed.
     #[error("generation {generation}, training: {message}")]
@@ -54,7 +54,7 @@ pub enum LoopError {
         /// Which match.
         stage: String,
         /// The cause.
-        source: fanorona_eval::EvalError,
+        source: Box<fanorona_eval::EvalError>,
     },
     /// A chart could not be drawn.
     #[error(transparent)]

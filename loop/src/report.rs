@@ -58,10 +58,10 @@ fn ratings(record: &RunRecord) -> Option<Vec<(f64, f64)>> {
     let mut tallies = Vec::new();
     let matches = record.generations.iter().map(|(_, _, m)| m).chain(record.final_match.iter());
     for m in matches {
-        if let (Some(a), Some(b)) = (index(&m.engine), index(&m.opponent)) {
-            if a != b {
-                tallies.push(PairTally { a, b, wdl: m.wdl });
-            }
+        if let (Some(a), Some(b)) = (index(&m.engine), index(&m.opponent))
+            && a != b
+        {
+            tallies.push(PairTally { a, b, wdl: m.wdl });
         }
     }
     let opts = RatingOptions { anchor: Anchor::Player(0), prior_draws: 2.0 };

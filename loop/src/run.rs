@@ -165,7 +165,7 @@ fn selfplay_stage(
                 message: format!("W {} D {} B {}", p.white_wins, p.draws, p.black_wins),
             });
         })
-        .map_err(|source| LoopError::Selfplay { generation: g, source })?;
+        .map_err(|source| LoopError::Selfplay { generation: g, source: Box::new(source) })?;
         summary.stats
     } else {
         crate::cluster::selfplay(config, &sp, &layout.generation(g), &layout.games(g))?
@@ -249,7 +249,7 @@ fn play_match(
     seed: u64,
     events: &mut dyn FnMut(&Event),
 ) -> Result<fanorona_eval::MatchReport, LoopError> {
-    let err = |source| LoopError::Match { stage: stage.to_string(), source };
+    let err = |source| LoopError::Match { stage: stage.to_string(), source: Box::new(source) };
     let mut m = MatchConfig::new(engines[0].clone(), engines[1].clone(), games);
     m.openings = OpeningSource::Random { plies: opening_plies, imbalance: 2 };
     m.seed = seed;
@@ -354,11 +354,11 @@ fn final_stage(
     events: &mut dyn FnMut(&Event),
 ) -> Result<MatchDone, LoopError> {
     let marker = layout.root.join("final.done.json");
-    if let Some(done) = read_json::<MatchDone>(&marker)? {
-        if done.engine == eval_name(best.generation, config) {
-            events(&Event::Stage { generation: 0, stage: "final", done: true });
-            return Ok(done);
-        }
+    if let Some(done) = read_json::<MatchDone>(&marker)?
+        && done.engine == eval_name(best.generation, config)
+    {
+        events(&Event::Stage { generation: 0, stage: "final", done: true });
+        return Ok(done);
     }
     events(&Event::Stage { generation: 0, stage: "final", done: false });
     let t0 = Instant::now();
