@@ -125,8 +125,9 @@ fn rules(config: &LoopConfig) -> DrawRules {
 }
 
 /// A per-stage seed: the run's seed mixed with the generation and the stage.
+/// Kept below 2^63: seeds are saved in TOML files, whose integers are signed.
 pub(crate) fn stage_seed(config: &LoopConfig, g: u32, stage: u64) -> u64 {
-    config.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (u64::from(g) << 8 | stage)
+    (config.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ ((u64::from(g) << 8) | stage)) >> 1
 }
 
 fn selfplay_stage(

@@ -232,6 +232,13 @@ impl TrainConfig {
     pub fn validate(&self) -> Result<(), TrainError> {
         let bad = |key: &str, why: &str| Err(TrainError::Config(format!("{key}: {why}")));
         self.architecture()?;
+        // The configuration is saved as TOML, whose integers are signed 64-bit.
+        if i64::try_from(self.seed).is_err() || i64::try_from(self.optim.max_steps).is_err() {
+            return bad(
+                "seed / optim.max_steps",
+                "must be at most 9223372036854775807 (TOML integers are 64-bit signed)",
+            );
+        }
         let d = &self.data;
         if !(0.0..=1.0).contains(&d.score_weight) {
             return bad("data.score_weight", "must be in 0..=1");
@@ -356,6 +363,16 @@ mod tests {
         c.validate().unwrap();
         assert_eq!(TrainConfig::from_toml(&c.to_toml()).unwrap(), c);
         assert_eq!(c.architecture().unwrap().to_string(), "stones:90-128-32-1");
+    }
+
+    #[test]
+    fn seeds_beyond_toml_integers_are_refused() {
+        let mut c = TrainConfig::default();
+        c.seed = u64::MAX;
+        assert!(c.validate().unwrap_err().to_string().contains("seed"));
+        c.seed = i64::MAX as u64;
+        c.validate().unwrap();
+        assert_eq!(TrainConfig::from_toml(&c.to_toml()).unwrap(), c);
     }
 
     #[test]
