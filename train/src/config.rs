@@ -367,8 +367,7 @@ mod tests {
 
     #[test]
     fn seeds_beyond_toml_integers_are_refused() {
-        let mut c = TrainConfig::default();
-        c.seed = u64::MAX;
+        let mut c = TrainConfig { seed: u64::MAX, ..TrainConfig::default() };
         assert!(c.validate().unwrap_err().to_string().contains("seed"));
         c.seed = i64::MAX as u64;
         c.validate().unwrap();
