@@ -260,7 +260,7 @@ mod tests {
         assert_eq!(LoopConfig::from_toml(&c.to_toml()).unwrap(), c);
         assert_eq!(LoopConfig::from_toml("").unwrap(), c);
         let c = LoopConfig::from_toml("generations = 5\n[selfplay]\ngames = 10\n").unwrap();
-        assert_eq!((c.generations, c.selfplay.games, c.gate.games), (5, 10, 200));
+        assert_eq!((c.generations, c.selfplay.games, c.gate.games), (5, 10, 100));
     }
 
     #[test]
