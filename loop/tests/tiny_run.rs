@@ -46,20 +46,23 @@ fn tiny_loop_writes_every_stage_and_report_and_resumes() {
         }
     })
     .unwrap();
-    assert_eq!(
-        stages,
-        [
-            (1, "selfplay", false),
-            (1, "train", false),
-            (1, "gate", false),
-            (2, "selfplay", false),
-            (2, "train", false),
-            (2, "gate", false),
-            (0, "final", false)
-        ]
-    );
-    // min_score 0 promotes every candidate that does not lose every game... at least gate 1's
-    // candidate is compared with the baseline; whatever happened is recorded consistently.
+    let mut expected = vec![
+        (1, "selfplay", false),
+        (1, "train", false),
+        (1, "gate", false),
+        (2, "selfplay", false),
+        (2, "train", false),
+        (2, "gate", false),
+    ];
+    // The final match is played when some candidate was promoted (which depends on how the
+    // tiny networks happen to play).
+    if record.best.generation > 0 {
+        expected.push((0, "final", false));
+        assert!(record.final_match.is_some());
+    } else {
+        assert!(record.final_match.is_none());
+    }
+    assert_eq!(stages, expected);
     assert_eq!(record.generations.len(), 2);
     for g in 1..=2 {
         let gen_dir = out.join(format!("gen-{g:03}"));
