@@ -120,6 +120,18 @@ pub fn run(
     Ok(record)
 }
 
+/// A stage's result when its marker says it is finished; otherwise announces that it starts.
+fn finished<T: serde::de::DeserializeOwned>(
+    marker: &Path,
+    generation: u32,
+    stage: &'static str,
+    events: &mut dyn FnMut(&Event),
+) -> Result<Option<T>, LoopError> {
+    let done = read_json::<T>(marker)?;
+    events(&Event::Stage { generation, stage, done: done.is_some() });
+    Ok(done)
+}
+
 fn rules(config: &LoopConfig) -> DrawRules {
     DrawRules { max_quiet_plies: config.selfplay.max_quiet_plies, max_plies: config.selfplay.max_plies }
 }
@@ -138,11 +150,9 @@ fn selfplay_stage(
     events: &mut dyn FnMut(&Event),
 ) -> Result<SelfplayDone, LoopError> {
     let marker = layout.done(g, "selfplay");
-    if let Some(done) = read_json::<SelfplayDone>(&marker)? {
-        events(&Event::Stage { generation: g, stage: "selfplay", done: true });
+    if let Some(done) = finished::<SelfplayDone>(&marker, g, "selfplay", events)? {
         return Ok(done);
     }
-    events(&Event::Stage { generation: g, stage: "selfplay", done: false });
     let t0 = Instant::now();
     let spec = player(&config.selfplay.search, &best.eval).map_err(|e| LoopError::Config(e.to_string()))?;
     let sp = SelfplayConfig {
@@ -199,11 +209,9 @@ fn train_stage(
     events: &mut dyn FnMut(&Event),
 ) -> Result<TrainDone, LoopError> {
     let marker = layout.done(g, "train");
-    if let Some(done) = read_json::<TrainDone>(&marker)? {
-        events(&Event::Stage { generation: g, stage: "train", done: true });
+    if let Some(done) = finished::<TrainDone>(&marker, g, "train", events)? {
         return Ok(done);
     }
-    events(&Event::Stage { generation: g, stage: "train", done: false });
     let first = g.saturating_sub(config.train.window - 1).max(1);
     let files: Vec<PathBuf> = (first..=g).map(|k| layout.games(k)).collect();
     let warm = (config.train.warm_start && best.generation > 0).then(|| layout.candidate(best.generation));
@@ -308,11 +316,9 @@ fn gate_stage(
     events: &mut dyn FnMut(&Event),
 ) -> Result<MatchDone, LoopError> {
     let marker = layout.done(g, "gate");
-    if let Some(done) = read_json::<MatchDone>(&marker)? {
-        events(&Event::Stage { generation: g, stage: "gate", done: true });
+    if let Some(done) = finished::<MatchDone>(&marker, g, "gate", events)? {
         return Ok(done);
     }
-    events(&Event::Stage { generation: g, stage: "gate", done: false });
     let t0 = Instant::now();
     let engines = [
         engine(&config.gate.search, &net_eval(&layout.candidate(g)), eval_name(g, config))?,

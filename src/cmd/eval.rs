@@ -5,7 +5,6 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use fanorona_core::DrawRules;
 use fanorona_eval::stats::{Anchor, SprtConfig};
 use fanorona_eval::{
     EngineSpec, EvalError, MatchConfig, MatchReport, Mode, OpeningSource, Progress, TournamentConfig,
@@ -83,12 +82,8 @@ struct MatchArgs {
     /// Seed of the openings and of random players.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// A game is drawn at this many turns (0: no limit).
-    #[arg(long, default_value_t = DrawRules::DEFAULT_MAX_PLIES)]
-    max_plies: u32,
-    /// A game is drawn after this many turns in a row without a capture (0: no limit).
-    #[arg(long, default_value_t = DrawRules::DEFAULT_MAX_QUIET_PLIES)]
-    max_quiet_plies: u32,
+    #[command(flatten)]
+    draw: super::DrawArgs,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -114,7 +109,7 @@ impl MatchArgs {
         let mut c = MatchConfig::new(engines[0].clone(), engines[1].clone(), self.games);
         c.openings = self.openings.parse::<OpeningSource>().map_err(eval_err)?;
         c.seed = self.seed;
-        c.rules = DrawRules { max_plies: self.max_plies, max_quiet_plies: self.max_quiet_plies };
+        c.rules = self.draw.rules();
         c.sprt = match &self.sprt {
             Some(s) => Some(s.parse::<SprtConfig>().map_err(|e| bad_input("--sprt", e))?),
             None => None,

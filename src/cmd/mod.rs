@@ -14,7 +14,7 @@ pub mod show;
 #[cfg(feature = "train")]
 pub mod train;
 
-use fanorona_core::Position;
+use fanorona_core::{DrawRules, Position};
 
 use crate::exit::bad_input;
 
@@ -24,5 +24,23 @@ pub fn parse_position(text: Option<&str>) -> anyhow::Result<Position> {
         None => Ok(Position::start()),
         Some(s) if s.trim() == "startpos" || s.trim() == "start" => Ok(Position::start()),
         Some(s) => s.parse().map_err(|e| bad_input(format!("invalid position {s:?}"), e)),
+    }
+}
+
+/// The draw rules of RULES.md, as every command that plays games takes them.
+#[derive(Debug, Clone, Copy, clap::Args)]
+pub struct DrawArgs {
+    /// A game is drawn at this many turns (0: no limit).
+    #[arg(long, default_value_t = DrawRules::DEFAULT_MAX_PLIES)]
+    pub max_plies: u32,
+    /// A game is drawn after this many turns in a row without a capture (0: no limit).
+    #[arg(long, default_value_t = DrawRules::DEFAULT_MAX_QUIET_PLIES)]
+    pub max_quiet_plies: u32,
+}
+
+impl DrawArgs {
+    /// The rules these arguments give.
+    pub fn rules(&self) -> DrawRules {
+        DrawRules { max_plies: self.max_plies, max_quiet_plies: self.max_quiet_plies }
     }
 }

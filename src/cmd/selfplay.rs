@@ -5,7 +5,6 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::Context;
-use fanorona_core::DrawRules;
 use fanorona_engine::PlayerSpec;
 use fanorona_selfplay::{DEFAULT_SPEC, Exploration, Progress, SelfplayConfig, Shard, Summary, generate};
 
@@ -60,12 +59,8 @@ pub struct Args {
     /// Exploration by playing a uniformly random turn with this probability.
     #[arg(long)]
     epsilon: Option<f64>,
-    /// Draw at this many turns (0: no limit).
-    #[arg(long, default_value_t = DrawRules::DEFAULT_MAX_PLIES)]
-    max_plies: u32,
-    /// Draw after this many turns without a capture (0: no limit).
-    #[arg(long, default_value_t = DrawRules::DEFAULT_MAX_QUIET_PLIES)]
-    max_quiet_plies: u32,
+    #[command(flatten)]
+    draw: super::DrawArgs,
     /// Print the summary as one JSON object.
     #[arg(long)]
     json: bool,
@@ -122,7 +117,7 @@ fn config(args: &Args) -> anyhow::Result<SelfplayConfig> {
         random_plies: args.random_plies,
         explore_plies: args.explore_plies,
         exploration,
-        rules: DrawRules { max_quiet_plies: args.max_quiet_plies, max_plies: args.max_plies },
+        rules: args.draw.rules(),
     };
     c.check().map_err(|e| bad_input("invalid arguments", e))?;
     Ok(c)

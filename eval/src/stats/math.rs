@@ -13,6 +13,15 @@ pub fn elo_to_score(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
 }
 
+/// The logistic Elo of score `mu` with the 95 % half width from the score's standard error
+/// `sd`: `(elo(mu + z sd) - elo(mu - z sd)) / 2` (infinite at a score of 0 or 1).
+pub fn elo_with_interval(mu: f64, sd: f64) -> super::EloEstimate {
+    let error = (score_to_elo(mu + super::Z95 * sd) - score_to_elo(mu - super::Z95 * sd)) / 2.0;
+    // A score of 0 or 1 has an infinite estimate and no finite interval.
+    let error = if error.is_nan() { f64::INFINITY } else { error };
+    super::EloEstimate { elo: score_to_elo(mu), error }
+}
+
 /// The error function (W. J. Cody's rational approximations via `erfc`; absolute error below
 /// 1e-14 over the real line, far more than a printed LOS needs).
 pub fn erf(x: f64) -> f64 {

@@ -46,12 +46,7 @@ impl Pentanomial {
 
     /// The logistic Elo difference with the pentanomial 95 % interval.
     pub fn elo(&self) -> Option<EloEstimate> {
-        let mu = self.score()?;
-        let sd = self.sd_of_mean()?;
-        let error = (math::score_to_elo(mu + Z95 * sd) - math::score_to_elo(mu - Z95 * sd)) / 2.0;
-        // A score of 0 or 1 has an infinite estimate and no finite interval.
-        let error = if error.is_nan() { f64::INFINITY } else { error };
-        Some(EloEstimate { elo: math::score_to_elo(mu), error })
+        Some(math::elo_with_interval(self.score()?, self.sd_of_mean()?))
     }
 
     /// Normalised Elo (fastchess/fishtest): `(mu - 0.5) / sqrt(2 var) * 800 / ln 10`, its

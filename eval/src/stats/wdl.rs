@@ -78,12 +78,7 @@ impl Wdl {
     /// The logistic Elo difference and its 95 % interval: the score's standard error is
     /// `sqrt(var / n)`, and the half width is `(elo(mu + z sd) - elo(mu - z sd)) / 2`.
     pub fn elo(&self) -> Option<EloEstimate> {
-        let mu = self.score()?;
-        let sd = (self.variance()? / self.games() as f64).sqrt();
-        let error = (math::score_to_elo(mu + Z95 * sd) - math::score_to_elo(mu - Z95 * sd)) / 2.0;
-        // A score of 0 or 1 has an infinite estimate and no finite interval.
-        let error = if error.is_nan() { f64::INFINITY } else { error };
-        Some(EloEstimate { elo: math::score_to_elo(mu), error })
+        Some(math::elo_with_interval(self.score()?, (self.variance()? / self.games() as f64).sqrt()))
     }
 
     /// Normalised Elo of the trinomial model: `(mu - 0.5) / sqrt(var) * 800 / ln 10`.
