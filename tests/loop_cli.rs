@@ -90,19 +90,59 @@ fn killed_loop_resumes_where_it_stopped() {
     }
 }
 
-#[test]
-fn selfplay_through_a_cluster_command() {
-    let dir = tempfile::tempdir().unwrap();
-    // A stand-in for `sbatch --wait --array=...`: one `fanorona selfplay` per shard, the shard
-    // index given the Kubernetes way.
+/// A loop configuration of one generation whose self-play of `games` games runs through a
+/// stand-in for `sbatch --wait --array=...`: one `fanorona selfplay` per shard, the shard
+/// index given the Kubernetes way.
+fn cluster_config(games: u32, shards: u32) -> String {
     let command = format!(
         "i=0; while [ $i -lt $FANORONA_SHARD_COUNT ]; do JOB_COMPLETION_INDEX=$i {BIN} selfplay $FANORONA_SELFPLAY_ARGS || exit 1; i=$((i+1)); done"
     );
     let text = TINY.replace(
         "[selfplay]\ngames = 40\nfirst_games = 0\n",
-        &format!("[selfplay]\ngames = 40\nfirst_games = 0\nshards = 2\ncluster_command = '''{command}'''\n"),
+        &format!(
+            "[selfplay]\ngames = {games}\nfirst_games = 0\nshards = {shards}\ncluster_command = '''{command}'''\n"
+        ),
     );
-    let text = text.replace("generations = 2", "generations = 1");
+    text.replace("generations = 2", "generations = 1")
+}
+
+/// With more than 10 shards the file names are zero-padded (`shard-03.bin`), and a game count
+/// that the shard count does not divide is dealt out: 100 games in 12 shards all arrive.
+#[test]
+fn twelve_shards_deliver_every_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("loop.toml");
+    std::fs::write(&config, cluster_config(100, 12)).unwrap();
+    let out = dir.path().join("run");
+    let o = Command::new(BIN)
+        .args(["loop", "--json", "--config"])
+        .arg(&config)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let mut per_shard = Vec::new();
+    for i in 0..12 {
+        let shard = out.join(format!("gen-001/shards/shard-{i:02}.bin"));
+        let o = Command::new(BIN).args(["data", "stats", "--json"]).arg(&shard).output().unwrap();
+        assert!(o.status.success(), "{}: {}", shard.display(), String::from_utf8_lossy(&o.stderr));
+        let stats: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        per_shard.push(stats["files"][0]["games"].as_u64().unwrap());
+    }
+    assert_eq!(per_shard, [9, 9, 9, 9, 8, 8, 8, 8, 8, 8, 8, 8]);
+    let sp: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("gen-001/selfplay.done.json")).unwrap())
+            .unwrap();
+    assert_eq!(sp["games"], 100);
+    let o = Command::new(BIN).args(["data", "validate"]).arg(out.join("gen-001/games.bin")).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stdout));
+}
+
+#[test]
+fn selfplay_through_a_cluster_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = cluster_config(40, 2);
     let config = dir.path().join("loop.toml");
     std::fs::write(&config, text).unwrap();
     let out = dir.path().join("run");

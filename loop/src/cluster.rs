@@ -6,12 +6,13 @@ use std::process::Command;
 
 use fanorona_data::stats::Stats;
 use fanorona_data::{RecordReader, merge};
-use fanorona_selfplay::{Exploration, SelfplayConfig};
+use fanorona_selfplay::{Exploration, SelfplayConfig, Shard};
 
 use crate::{LoopConfig, LoopError};
 
 /// The `fanorona selfplay` arguments of one shard of `sp` (the shard comes from the job
-/// array's environment; `{shard}` in `--out` names each task's file).
+/// array's environment; `{shard}` in `--out` names each task's file, as [`Shard::path`] does;
+/// `--total-games` splits the run's games over the shards as [`Shard::split`] does).
 pub fn shard_args(sp: &SelfplayConfig, shards: u32, out_pattern: &Path) -> String {
     let exploration = match sp.exploration {
         Exploration::Temperature(t) => format!("--temperature {t}"),
@@ -19,9 +20,9 @@ pub fn shard_args(sp: &SelfplayConfig, shards: u32, out_pattern: &Path) -> Strin
         Exploration::None => "--explore-plies 0".into(),
     };
     format!(
-        "--games {} --white {} --black {} --seed {} --random-plies {} --explore-plies {} {exploration} \
+        "--total-games {} --white {} --black {} --seed {} --random-plies {} --explore-plies {} {exploration} \
          --max-plies {} --max-quiet-plies {} --shard-count {shards} --out {} --resume --quiet",
-        sp.games / u64::from(shards),
+        sp.run_games.unwrap_or(sp.games),
         sp.white,
         sp.black,
         sp.seed,
@@ -44,7 +45,8 @@ pub fn selfplay(
     let shards = config.selfplay.shards;
     let dir = gen_dir.join("shards");
     crate::files::create_dir(&dir)?;
-    let args = shard_args(sp, shards, &dir.join("shard-{shard}.bin"));
+    let pattern = dir.join(format!("shard-{}.bin", fanorona_selfplay::SHARD_PLACEHOLDER));
+    let args = shard_args(sp, shards, &pattern);
     let status = Command::new("sh")
         .arg("-c")
         .arg(&config.selfplay.cluster_command)
@@ -57,7 +59,7 @@ pub fn selfplay(
     if !status.success() {
         return Err(fail(format!("cluster command {:?} failed ({status})", config.selfplay.cluster_command)));
     }
-    let inputs: Vec<PathBuf> = (0..shards).map(|i| dir.join(format!("shard-{i}.bin"))).collect();
+    let inputs: Vec<PathBuf> = Shard::all(shards).map(|s| s.path(&pattern)).collect();
     if let Some(missing) = inputs.iter().find(|p| !p.is_file()) {
         return Err(fail(format!("the cluster command returned but {} is missing", missing.display())));
     }

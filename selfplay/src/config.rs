@@ -25,12 +25,16 @@ pub enum Exploration {
 pub struct SelfplayConfig {
     /// Games in this shard.
     pub games: u64,
+    /// The whole run's game count when it is split over the shards by [`Shard::split`] (then
+    /// `games` must be this shard's part); `None`: every shard plays `games` games.
+    pub run_games: Option<u64>,
     /// White's player.
     pub white: PlayerSpec,
     /// Black's player.
     pub black: PlayerSpec,
-    /// The run's seed. Game `g` of shard `s` is game `s * games + g` of the run, with its own
-    /// seed derived from (seed, that index), so shards never repeat each other's games.
+    /// The run's seed. Game `g` of a shard is game `first + g` of the run (`first` from
+    /// [`Shard::split`], or `s * games` for shard `s` without `run_games`), with its own seed
+    /// derived from (seed, that index), so shards never repeat each other's games.
     pub seed: u64,
     /// Which shard this is.
     pub shard: Shard,
@@ -50,6 +54,7 @@ impl Default for SelfplayConfig {
     fn default() -> SelfplayConfig {
         SelfplayConfig {
             games: 100,
+            run_games: None,
             white: default_spec(),
             black: default_spec(),
             seed: 1,
@@ -75,8 +80,11 @@ pub const DEFAULT_SPEC: &str = "alphabeta:depth=2,eval=handcrafted";
 /// (the thread count does not).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunConfig {
-    /// Games per shard.
+    /// Games per shard, or the whole run's games when `split`.
     pub games: u64,
+    /// The run's games are split over its shards ([`crate::Shard::split`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub split: bool,
     /// White's player spec.
     pub white: String,
     /// Black's player spec.
@@ -112,8 +120,20 @@ impl SelfplayConfig {
         if self.shard.count == 0 || self.shard.index >= self.shard.count {
             return bad(format!("shard {} is out of range", self.shard));
         }
-        if u64::from(self.shard.count).checked_mul(self.games).is_none() {
-            return bad("games times shard count overflows".into());
+        match self.run_games {
+            Some(total) if self.shard.split(total).games != self.games => {
+                return bad(format!(
+                    "shard {} of a {total}-game run plays {} games, not {}",
+                    self.shard,
+                    self.shard.split(total).games,
+                    self.games
+                ));
+            }
+            Some(_) => {}
+            None if u64::from(self.shard.count).checked_mul(self.games).is_none() => {
+                return bad("games times shard count overflows".into());
+            }
+            None => {}
         }
         Ok(())
     }
@@ -121,7 +141,8 @@ impl SelfplayConfig {
     /// The configuration stored in the header.
     pub fn run_config(&self) -> RunConfig {
         RunConfig {
-            games: self.games,
+            games: self.run_games.unwrap_or(self.games),
+            split: self.run_games.is_some(),
             white: self.white.to_string(),
             black: self.black.to_string(),
             random_plies: self.random_plies,
@@ -141,6 +162,17 @@ impl SelfplayConfig {
 
     /// The run-wide index of this shard's game `g`.
     pub fn global_index(&self, g: u64) -> u64 {
-        u64::from(self.shard.index) * self.games + g
+        match self.run_games {
+            Some(total) => self.shard.split(total).first + g,
+            None => u64::from(self.shard.index) * self.games + g,
+        }
+    }
+
+    /// This shard of a run of `total` games split over the shards: `games` and `run_games` set
+    /// from [`Shard::split`].
+    pub fn with_run_games(mut self, total: u64) -> SelfplayConfig {
+        self.games = self.shard.split(total).games;
+        self.run_games = Some(total);
+        self
     }
 }

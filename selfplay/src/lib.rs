@@ -25,5 +25,5 @@ pub use config::{DEFAULT_SPEC, Exploration, RunConfig, SelfplayConfig, default_s
 pub use error::SelfplayError;
 pub use generate::{generate, part_path};
 pub use play::{PlayerCache, game_seed, play_game, play_game_with};
-pub use shard::{SHARD_COUNT_ENV, Shard};
+pub use shard::{SHARD_COUNT_ENV, SHARD_PLACEHOLDER, Shard, ShardGames};
 pub use summary::{Progress, Summary};

@@ -2,6 +2,7 @@
 //! environment of a cluster job array.
 
 use std::fmt;
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
@@ -94,6 +95,48 @@ impl Shard {
     }
 }
 
+/// The text in an output path that [`Shard::path`] replaces with the shard index.
+pub const SHARD_PLACEHOLDER: &str = "{shard}";
+
+/// A shard's part of a run's games: game `first` to `first + games - 1` of the run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ShardGames {
+    /// The run-wide index of the shard's first game.
+    pub first: u64,
+    /// How many games the shard plays.
+    pub games: u64,
+}
+
+impl Shard {
+    /// This shard's part of a run of `total` games: the games are dealt out in order, and the
+    /// first `total % count` shards play one game more than the others (100 games in 12
+    /// shards: four shards of 9, then eight of 8).
+    pub fn split(self, total: u64) -> ShardGames {
+        let count = u64::from(self.count.max(1));
+        let index = u64::from(self.index);
+        let (base, extra) = (total / count, total % count);
+        ShardGames { first: index * base + index.min(extra), games: base + u64::from(index < extra) }
+    }
+
+    /// `pattern` with every [`SHARD_PLACEHOLDER`] replaced by the shard index, zero-padded to
+    /// the width of the largest index (`shard-{shard}.bin` is `shard-03.bin` for shard 3 of
+    /// 12), so that the files sort in shard order. A pattern without the placeholder is
+    /// returned as it is.
+    pub fn path(self, pattern: &Path) -> PathBuf {
+        let text = pattern.to_string_lossy();
+        if !text.contains(SHARD_PLACEHOLDER) {
+            return pattern.to_path_buf();
+        }
+        let width = (self.count.max(1) - 1).to_string().len();
+        PathBuf::from(text.replace(SHARD_PLACEHOLDER, &format!("{:0width$}", self.index)))
+    }
+
+    /// Every shard of a run of `count` shards, in index order.
+    pub fn all(count: u32) -> impl Iterator<Item = Shard> {
+        (0..count).map(move |index| Shard { index, count })
+    }
+}
+
 impl fmt::Display for Shard {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}/{}", self.index, self.count)
@@ -128,6 +171,37 @@ mod tests {
         assert!("x/2".parse::<Shard>().is_err());
         assert!("3".parse::<Shard>().is_err());
         assert_eq!(Shard { index: 3, count: 8 }.to_string(), "3/8");
+    }
+
+    #[test]
+    fn split_deals_out_the_remainder() {
+        // 100 games in 12 shards: 100 = 12 * 8 + 4, so shards 0-3 play 9 and 4-11 play 8.
+        let parts: Vec<ShardGames> = Shard::all(12).map(|s| s.split(100)).collect();
+        assert_eq!(parts.iter().map(|p| p.games).collect::<Vec<_>>(), [9, 9, 9, 9, 8, 8, 8, 8, 8, 8, 8, 8]);
+        // Contiguous and complete: each shard starts where the previous one ended.
+        let mut next = 0;
+        for p in &parts {
+            assert_eq!(p.first, next);
+            next += p.games;
+        }
+        assert_eq!(next, 100);
+        // Even splits, more shards than games, and one shard.
+        assert_eq!(Shard { index: 3, count: 4 }.split(40), ShardGames { first: 30, games: 10 });
+        assert_eq!(Shard { index: 4, count: 5 }.split(3), ShardGames { first: 3, games: 0 });
+        assert_eq!(Shard::ONE.split(7), ShardGames { first: 0, games: 7 });
+    }
+
+    #[test]
+    fn paths_are_padded_to_the_largest_index() {
+        let p = Path::new("d/shard-{shard}.bin");
+        assert_eq!(Shard { index: 3, count: 12 }.path(p), PathBuf::from("d/shard-03.bin"));
+        assert_eq!(Shard { index: 3, count: 10 }.path(p), PathBuf::from("d/shard-3.bin"));
+        assert_eq!(Shard { index: 7, count: 1000 }.path(p), PathBuf::from("d/shard-007.bin"));
+        assert_eq!(Shard::ONE.path(Path::new("d/x.bin")), PathBuf::from("d/x.bin"));
+        let names: Vec<PathBuf> = Shard::all(12).map(|s| s.path(p)).collect();
+        let mut sorted = names.clone();
+        sorted.sort();
+        assert_eq!(names, sorted, "file names sort in shard order");
     }
 
     #[test]

@@ -22,6 +22,10 @@ pub struct Args {
     /// Games to play (in this shard).
     #[arg(long, short = 'n', default_value_t = 100)]
     games: u64,
+    /// The whole run's games, split over the shards (the first shards play one more game when
+    /// the shard count does not divide it); replaces --games.
+    #[arg(long, conflicts_with = "games")]
+    total_games: Option<u64>,
     /// Output record file; `{shard}` is replaced by the shard index.
     #[arg(long, short)]
     out: PathBuf,
@@ -89,17 +93,6 @@ fn shard(args: &Args) -> anyhow::Result<Shard> {
     }
 }
 
-/// The output path with `{shard}` replaced.
-fn out_path(out: &std::path::Path, shard: Shard) -> PathBuf {
-    let s = out.to_string_lossy();
-    if s.contains("{shard}") {
-        let width = (shard.count.max(1) - 1).to_string().len();
-        PathBuf::from(s.replace("{shard}", &format!("{:0width$}", shard.index)))
-    } else {
-        out.to_path_buf()
-    }
-}
-
 /// Builds the configuration from the arguments.
 fn config(args: &Args) -> anyhow::Result<SelfplayConfig> {
     let exploration = match (args.temperature, args.epsilon) {
@@ -109,6 +102,7 @@ fn config(args: &Args) -> anyhow::Result<SelfplayConfig> {
     };
     let c = SelfplayConfig {
         games: args.games,
+        run_games: None,
         white: spec(&args.white, "white")?,
         black: spec(&args.black, "black")?,
         seed: args.seed,
@@ -118,6 +112,10 @@ fn config(args: &Args) -> anyhow::Result<SelfplayConfig> {
         explore_plies: args.explore_plies,
         exploration,
         rules: args.draw.rules(),
+    };
+    let c = match args.total_games {
+        Some(total) => c.with_run_games(total),
+        None => c,
     };
     c.check().map_err(|e| bad_input("invalid arguments", e))?;
     Ok(c)
@@ -129,7 +127,7 @@ fn wdl(p: &Progress) -> String {
 
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let config = config(args)?;
-    let out = out_path(&args.out, config.shard);
+    let out = config.shard.path(&args.out);
     if config.shard.count > 1 && out == args.out && args.shard.is_none() {
         eprintln!(
             "warning: shard {} from the environment but --out has no {{shard}}: every task writes {}",
@@ -227,16 +225,4 @@ fn print_summary(s: &Summary, json: bool) -> anyhow::Result<()> {
         st.exploration_turns
     )?;
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn shard_placeholder() {
-        let s = Shard { index: 3, count: 12 };
-        assert_eq!(out_path("d/sp-{shard}.bin".as_ref(), s), PathBuf::from("d/sp-03.bin"));
-        assert_eq!(out_path("d/sp.bin".as_ref(), s), PathBuf::from("d/sp.bin"));
-    }
 }
