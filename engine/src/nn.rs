@@ -10,8 +10,12 @@
 //!   format described in `nn/FORMAT.md`.
 //! - [`Accumulator`] keeps the first layer's pre-activations for both perspectives and updates
 //!   them when a turn moves one stone and removes the captured ones (NNUE-style).
-//! - [`NetEvaluator`] is the search's [`crate::eval::Evaluator`] over a network; it maps the
-//!   value to centi-stones with [`value_to_score`].
+//! - [`QuantisedNetwork`] is a clipped-ReLU network in integers (i16 first layer, i8 hidden
+//!   layers, i32 sums), with SIMD kernels chosen at run time ([`simd`]) that all give the same
+//!   scores; [`LazyAccumulator`] updates its first layer only for positions that are evaluated.
+//! - [`NetEvaluator`] is the search's [`crate::eval::Evaluator`] over a network: quantised for
+//!   clipped-ReLU networks, in floats (mapped to centi-stones with [`value_to_score`]) for
+//!   ReLU ones.
 #![doc = include_str!("nn/FORMAT.md")]
 
 mod accumulator;
@@ -22,15 +26,22 @@ mod encode;
 mod error;
 mod evaluator;
 mod format;
+mod lazy;
 mod network;
+mod quant;
 mod scale;
+pub mod simd;
 
 pub use accumulator::Accumulator;
-pub use arch::{Architecture, Encoding, MAX_HIDDEN_LAYERS, MAX_LAYER_SIZE};
+pub use arch::{Activation, Architecture, DEFAULT_HIDDEN, Encoding, MAX_HIDDEN_LAYERS, MAX_LAYER_SIZE};
 pub use bench::{BenchFigures, bench_evals_per_second};
 pub use encode::{INPUTS, encode, feature_index};
 pub use error::{FormatError, NetError};
 pub use evaluator::NetEvaluator;
 pub use format::{FORMAT_VERSION, MAGIC};
+pub use lazy::LazyAccumulator;
 pub use network::{Layer, Network};
+pub use quant::{
+    FT_SCALE, HIDDEN_SCALE, MAX_NET_SCORE, OUTPUT_SCALE, QuantError, QuantisedNetwork, Scratch, weight_limits,
+};
 pub use scale::{SCORE_SCALE, score_to_value, value_to_score};

@@ -59,7 +59,8 @@ pub struct SelfplayStage {
     /// `{shard}` included), `FANORONA_SHARD_COUNT` and `FANORONA_SHARD_DIR`; the loop then
     /// merges the shard files. Empty: generate locally.
     pub cluster_command: String,
-    /// Shards the cluster command writes (`games` is divided between them).
+    /// Shards the cluster command writes: the games are dealt out over them, the first shards
+    /// playing one more when the count does not divide them (100 games in 12 shards: 9 or 8).
     pub shards: u32,
 }
 
@@ -145,11 +146,16 @@ impl Default for TrainStage {
     }
 }
 
+/// The search limit of the gates and the final match by default: equal time per move, the
+/// strength users play at (a fixed depth hides a network's cost per node). Set `nodes=N` for a
+/// reproducible run.
+pub const DEFAULT_MATCH_SEARCH: &str = "movetime=20";
+
 impl Default for GateStage {
     fn default() -> GateStage {
         GateStage {
             games: 100,
-            search: "depth=2".into(),
+            search: DEFAULT_MATCH_SEARCH.into(),
             opening_plies: 4,
             sprt: String::new(),
             min_score: 0.5,
@@ -159,7 +165,7 @@ impl Default for GateStage {
 
 impl Default for FinalStage {
     fn default() -> FinalStage {
-        FinalStage { games: 400, search: "depth=2".into(), opening_plies: 4 }
+        FinalStage { games: 400, search: DEFAULT_MATCH_SEARCH.into(), opening_plies: 4 }
     }
 }
 
@@ -211,14 +217,8 @@ impl LoopConfig {
         if self.selfplay.games == 0 {
             return bad("selfplay.games must be at least 1");
         }
-        let shards = u64::from(self.selfplay.shards);
-        if shards == 0
-            || !self.selfplay.games.is_multiple_of(shards)
-            || !self.selfplay.first_games.is_multiple_of(shards)
-        {
-            return bad(
-                "selfplay.shards must be at least 1 and divide selfplay.games and selfplay.first_games",
-            );
+        if self.selfplay.shards == 0 {
+            return bad("selfplay.shards must be at least 1");
         }
         if self.gate.games == 0 {
             return bad("gate.games must be at least 1");

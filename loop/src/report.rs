@@ -155,6 +155,18 @@ pub fn write_all(record: &RunRecord) -> Result<(), LoopError> {
     Ok(())
 }
 
+/// How a match's search settings limit the engines, and what that means for the figures.
+fn limit_kind(search: &str) -> &'static str {
+    let has = |key: &str| search.split(',').any(|part| part.trim().starts_with(key));
+    if has("movetime=") || has("time=") {
+        "equal time per move (the figures vary from run to run with the machine's speed and load)"
+    } else if has("nodes=") {
+        "equal nodes per move (deterministic given the seed)"
+    } else {
+        "fixed depth (deterministic given the seed; hides the evaluators' cost)"
+    }
+}
+
 fn markdown(record: &RunRecord, summary: &Summary) -> String {
     let mut s = String::new();
     let c = &record.config;
@@ -169,6 +181,12 @@ fn markdown(record: &RunRecord, summary: &Summary) -> String {
         c.gate.search,
         c.gate.games,
         c.final_match.search,
+    );
+    let _ = writeln!(
+        s,
+        "Gates: {}. Final match: {}.\n",
+        limit_kind(&c.gate.search),
+        limit_kind(&c.final_match.search)
     );
     let _ = writeln!(
         s,

@@ -23,6 +23,51 @@ pub struct Args {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    /// The network of the network-search figure (default: the default architecture with random
+    /// weights; the speed hardly depends on the weights).
+    #[arg(long, value_name = "FILE")]
+    net: Option<std::path::PathBuf>,
+    /// Skip the handcrafted and network search figures.
+    #[arg(long)]
+    no_eval_search: bool,
+}
+
+/// The handcrafted and network searches of the bench, each run twice, interleaved, the faster
+/// run of each kept (the machine's load varies; both see the same).
+struct EvalSearch {
+    handcrafted: fanorona_engine::bench::BenchReport,
+    network: fanorona_engine::bench::BenchReport,
+    arch: String,
+    kernel: &'static str,
+}
+
+impl EvalSearch {
+    fn ratio(&self) -> f64 {
+        let h = self.handcrafted.nodes_per_second();
+        if h > 0.0 { self.network.nodes_per_second() / h } else { 0.0 }
+    }
+}
+
+fn eval_search(depth: u32, net: Option<&std::path::Path>) -> anyhow::Result<EvalSearch> {
+    use fanorona_engine::eval::Handcrafted;
+    use fanorona_engine::nn::{Architecture, NetEvaluator, Network};
+    let ev = match net {
+        Some(path) => NetEvaluator::load(path).map_err(|e| bad_input("--net", e))?,
+        None => NetEvaluator::new(
+            std::sync::Arc::new(Network::random(&Architecture::default(), 1)?),
+            "net:random",
+        )?,
+    };
+    let kernel = if ev.is_quantised() { fanorona_engine::nn::simd::Kernel::detect().name() } else { "float" };
+    let arch = ev.network().arch().to_string();
+    let faster = |a: fanorona_engine::bench::BenchReport, b: fanorona_engine::bench::BenchReport| {
+        if a.nodes_per_second() >= b.nodes_per_second() { a } else { b }
+    };
+    let h1 = run_bench(depth, &Handcrafted::default());
+    let n1 = run_bench(depth, &ev);
+    let h2 = run_bench(depth, &Handcrafted::default());
+    let n2 = run_bench(depth, &ev);
+    Ok(EvalSearch { handcrafted: faster(h1, h2), network: faster(n1, n2), arch, kernel })
 }
 
 const PERFT_DEPTH: u32 = 6;
@@ -43,6 +88,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     // (default architecture, random weights: the speed does not depend on the weights).
     let net = fanorona_engine::nn::Network::random(&fanorona_engine::nn::Architecture::default(), 1)?;
     let net_figure = fanorona_engine::nn::bench_evals_per_second(&std::sync::Arc::new(net), 1_000_000);
+    let searches =
+        if args.no_eval_search { None } else { Some(eval_search(args.depth, args.net.as_deref())?) };
 
     let mut out = std::io::stdout().lock();
     if args.json {
@@ -74,6 +121,16 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             "evals_per_second": net_figure.evals_per_second,
             "nodes_per_second_with_movegen": net_figure.nodes_per_second,
         });
+        if let Some(e) = &searches {
+            obj["eval_search"] = serde_json::json!({
+                "handcrafted": {"nodes": e.handcrafted.nodes, "nodes_per_second": e.handcrafted.nodes_per_second()},
+                "network": {
+                    "arch": e.arch, "kernel": e.kernel, "nodes": e.network.nodes,
+                    "nodes_per_second": e.network.nodes_per_second(),
+                },
+                "ratio": e.ratio(),
+            });
+        }
         if let Some((nodes, nps)) = perft_figure {
             obj["perft"] = serde_json::json!({"depth": PERFT_DEPTH, "nodes": nodes, "nodes_per_second": nps});
         }
@@ -112,6 +169,18 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             net_figure.evals_per_second / 1e6,
             net_figure.nodes_per_second / 1e6
         )?;
+        if let Some(e) = &searches {
+            writeln!(
+                out,
+                "search with evaluators, depth {}: handcrafted {:.2} M nodes/s, network {} ({}) {:.2} M nodes/s: ratio {:.2}",
+                report.depth,
+                e.handcrafted.nodes_per_second() / 1e6,
+                e.arch,
+                e.kernel,
+                e.network.nodes_per_second() / 1e6,
+                e.ratio()
+            )?;
+        }
         writeln!(out, "Bench: {}", report.nodes)?;
     }
     Ok(())

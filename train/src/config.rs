@@ -70,9 +70,13 @@ pub enum Backend {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct ModelConfig {
-    /// Hidden layer sizes (ReLU); the input is the engine's stone-plane encoding and the output
-    /// one tanh neuron.
+    /// Hidden layer sizes; the input is the engine's stone-plane encoding and the output one
+    /// tanh neuron.
     pub hidden: Vec<usize>,
+    /// The hidden layers' activation: `crelu` (clipped ReLU, `clamp(x, 0, 1)`, the default: the
+    /// search runs the network in integers, and the weights are clipped during training so
+    /// that they fit) or `relu` (float inference only, as the first networks).
+    pub activation: String,
 }
 
 /// What the network learns to predict.
@@ -170,7 +174,7 @@ impl Default for TrainConfig {
 
 impl Default for ModelConfig {
     fn default() -> ModelConfig {
-        ModelConfig { hidden: Architecture::default().hidden }
+        ModelConfig { hidden: Architecture::default().hidden, activation: "crelu".into() }
     }
 }
 
@@ -222,7 +226,19 @@ impl TrainConfig {
     /// # Errors
     /// When the hidden sizes are invalid.
     pub fn architecture(&self) -> Result<Architecture, TrainError> {
-        Architecture::mlp(&self.model.hidden).map_err(|e| TrainError::Config(format!("model.hidden: {e}")))
+        use fanorona_engine::nn::Activation;
+        let activation = match self.model.activation.as_str() {
+            "crelu" => Activation::ClippedRelu,
+            "relu" => Activation::Relu,
+            other => {
+                return Err(TrainError::Config(format!(
+                    "model.activation: `{other}` is not `crelu` or `relu`"
+                )));
+            }
+        };
+        Architecture::mlp(&self.model.hidden)
+            .map(|a| a.with_activation(activation))
+            .map_err(|e| TrainError::Config(format!("model.hidden: {e}")))
     }
 
     /// Checks every value.

@@ -44,6 +44,9 @@ pub enum TrainError {
     /// A network does not fit the configuration.
     #[error("network: {0}")]
     Network(#[from] fanorona_engine::nn::FormatError),
+    /// The trained network does not fit the search's integer types (export refused).
+    #[error("the network cannot be exported for the search: {0}")]
+    Quantise(#[from] fanorona_engine::nn::QuantError),
     /// A burn checkpoint could not be read or written.
     #[error("checkpoint {path}: {message}")]
     Checkpoint {

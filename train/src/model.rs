@@ -4,15 +4,17 @@ use burn::module::Param;
 use burn::nn::Linear;
 use burn::prelude::*;
 use burn::tensor::activation::relu;
-use fanorona_engine::nn::{Architecture, Network};
+use fanorona_engine::nn::{Activation, Architecture, Network, QuantisedNetwork, weight_limits};
 
 use crate::TrainError;
 
-/// The value network in burn: the engine's [`Architecture`] as `Linear` layers with ReLU
-/// between them and tanh at the end, exactly the engine's forward pass.
+/// The value network in burn: the engine's [`Architecture`] as `Linear` layers with its
+/// activation between them and tanh at the end, exactly the engine's float forward pass.
 #[derive(Module, Debug)]
 pub struct ValueNet {
     layers: Vec<Linear>,
+    #[module(skip)]
+    activation: Activation,
 }
 
 impl ValueNet {
@@ -30,7 +32,7 @@ impl ValueNet {
                 }
             })
             .collect();
-        ValueNet { layers }
+        ValueNet { layers, activation: net.arch().activation }
     }
 
     /// A network of `arch` with random weights drawn from `seed` (the engine's initialisation,
@@ -52,10 +54,36 @@ impl ValueNet {
         for (i, layer) in self.layers.iter().enumerate() {
             x = layer.forward(x);
             if i < last {
-                x = relu(x);
+                x = match self.activation {
+                    Activation::Relu => relu(x),
+                    Activation::ClippedRelu => x.clamp(0.0, 1.0),
+                };
             }
         }
         x.tanh()
+    }
+
+    /// Clips every weight and bias to the range the search's integer types hold
+    /// ([`weight_limits`]), keeping the parameters' identities (and so the optimiser's state).
+    /// ReLU networks are not clipped.
+    pub fn clip_weights(self) -> ValueNet {
+        if self.activation != Activation::ClippedRelu {
+            return self;
+        }
+        let n = self.layers.len();
+        let layers = self
+            .layers
+            .into_iter()
+            .enumerate()
+            .map(|(k, l)| {
+                let (w, b) = weight_limits(k, n);
+                let clip = |lim: f32| move |t: Tensor<2>| t.clamp(-lim, lim).detach().require_grad();
+                let weight = l.weight.map(clip(w));
+                let bias = l.bias.map(|p| p.map(|t: Tensor<1>| t.clamp(-b, b).detach().require_grad()));
+                Linear { weight, bias }
+            })
+            .collect();
+        ValueNet { layers, activation: self.activation }
     }
 
     /// The layer sizes, input first.
@@ -94,7 +122,12 @@ impl ValueNet {
             };
             params.push((w, b));
         }
-        Ok(Network::from_layers(arch.clone(), params, description)?)
+        let net = Network::from_layers(arch.clone(), params, description)?;
+        if arch.activation == Activation::ClippedRelu && !arch.hidden.is_empty() {
+            // Refuse, naming the layer and the weight, rather than clip silently.
+            QuantisedNetwork::new(&net)?;
+        }
+        Ok(net)
     }
 }
 
@@ -124,6 +157,26 @@ pub fn device_for(backend: crate::Backend) -> Result<Device, TrainError> {
 mod tests {
     use super::*;
     use fanorona_engine::nn::encode;
+
+    #[test]
+    fn clipping_keeps_weights_within_the_integer_ranges() {
+        let arch = Architecture::mlp(&[8, 4]).unwrap();
+        let mut params: Vec<(Vec<f32>, Vec<f32>)> = Network::random(&arch, 3)
+            .unwrap()
+            .layers()
+            .iter()
+            .map(|l| (l.weights().to_vec(), l.bias().to_vec()))
+            .collect();
+        params[1].0[5] = 3.0; // beyond i8 after scaling by 64
+        let net = Network::from_layers(arch.clone(), params, "").unwrap();
+        let model = ValueNet::from_network(&net, &Device::flex());
+        let err = model.to_network(&arch, "").unwrap_err();
+        assert!(err.to_string().contains("layer 1 weight 5 is 3"), "{err}");
+        let clipped = model.clip_weights().to_network(&arch, "").unwrap();
+        let (limit, _) = weight_limits(1, 3);
+        assert_eq!(clipped.layers()[1].weights()[5], limit);
+        assert_eq!(clipped.layers()[1].weights()[4], net.layers()[1].weights()[4]);
+    }
 
     #[test]
     fn round_trip_through_burn_is_exact() {

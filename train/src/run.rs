@@ -372,7 +372,7 @@ fn run(
             let y = Tensor::<2>::from_data(TensorData::new(b.y, [n, 1]), &train_dev);
             let loss = mse.forward(model.forward(x), y, Reduction::Mean);
             let grads = GradientsParams::from_grads(loss.backward(), &model);
-            model = optim.step(lr, model, grads);
+            model = optim.step(lr, model, grads).clip_weights();
             let l: f32 = loss.into_scalar();
             state.step += 1;
             step_in_epoch += 1;

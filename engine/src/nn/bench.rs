@@ -40,7 +40,8 @@ pub fn bench_evals_per_second(net: &Arc<Network>, min_evals: u64) -> BenchFigure
     .iter()
     .filter_map(|s| s.parse().ok())
     .collect();
-    let mut ev = NetEvaluator::new(Arc::clone(net), "bench");
+    let mut ev = NetEvaluator::new(Arc::clone(net), "bench")
+        .unwrap_or_else(|_| NetEvaluator::float(Arc::clone(net), "bench"));
     let mut lists: Vec<MoveList> = (0..8).map(|_| MoveList::new()).collect();
     let depth = 3;
     let mut evals = 0u64;
@@ -119,6 +120,9 @@ mod tests {
         let f = bench_evals_per_second(&net, 1);
         assert!(f.evals > 100);
         assert_eq!(f.arch, "stones:90-8-1");
+        let relu = Architecture::mlp(&[8]).unwrap().with_activation(crate::nn::Activation::Relu);
+        let f = bench_evals_per_second(&Arc::new(Network::random(&relu, 1).unwrap()), 1);
+        assert_eq!(f.arch, "stones:90-8-1:relu");
         assert!(f.evals_per_second > 0.0 && f.nodes_per_second > 0.0);
     }
 }

@@ -89,4 +89,12 @@ pub enum NetError {
         /// What is wrong.
         error: FormatError,
     },
+    /// The network cannot run in integers (a weight too large after scaling).
+    #[error("{path}: {error}")]
+    Quantise {
+        /// The file.
+        path: PathBuf,
+        /// What does not fit.
+        error: super::QuantError,
+    },
 }

@@ -5,40 +5,69 @@ use std::sync::Arc;
 
 use fanorona_core::{Move, Position};
 
-use super::{Accumulator, NetError, Network, value_to_score};
+use super::{
+    Accumulator, LazyAccumulator, NetError, Network, QuantError, QuantisedNetwork, Scratch, value_to_score,
+};
 use crate::eval::Evaluator;
 
+/// How the evaluator runs its network.
+#[derive(Debug)]
+enum Inference {
+    /// Integers, with a lazily updated accumulator (clipped-ReLU networks).
+    Quantised { q: Arc<QuantisedNetwork>, acc: LazyAccumulator, scratch: Scratch },
+    /// Floats, with an eagerly updated accumulator (ReLU and linear networks).
+    Float { acc: Accumulator, pre: Vec<f32>, a: Vec<f32>, b: Vec<f32>, active: Vec<u16> },
+}
+
 /// Evaluates positions with a [`Network`], following the search with an incremental first
-/// layer ([`Accumulator`]). Scores are [`value_to_score`] of the network's value.
+/// layer. A clipped-ReLU network runs quantised ([`QuantisedNetwork`], lazy accumulator
+/// updates); a ReLU or linear one in floats ([`Accumulator`]), its scores [`value_to_score`]
+/// of the network's value.
 ///
 /// When asked about a position the accumulator does not describe (no `set_root`, or a position
 /// off the search path) it computes the first layer from scratch, so its answer is always the
-/// network's value of the position it is given.
+/// network's score of the position it is given.
 #[derive(Debug)]
 pub struct NetEvaluator {
     net: Arc<Network>,
     name: String,
-    acc: Accumulator,
-    pre: Vec<f32>,
-    a: Vec<f32>,
-    b: Vec<f32>,
-    active: Vec<u16>,
+    inference: Inference,
 }
 
 impl NetEvaluator {
     /// An evaluator over `net`, named `name` (as in an engine spec).
-    pub fn new(net: Arc<Network>, name: impl Into<String>) -> NetEvaluator {
-        let acc = Accumulator::new(&net);
-        let w = net.max_width();
-        NetEvaluator {
-            pre: vec![0.0; net.arch().first_width()],
-            a: vec![0.0; w],
-            b: vec![0.0; w],
-            active: vec![0; w],
-            acc,
-            net,
-            name: name.into(),
-        }
+    ///
+    /// # Errors
+    /// When a clipped-ReLU network does not fit the integer types ([`QuantError`]).
+    pub fn new(net: Arc<Network>, name: impl Into<String>) -> Result<NetEvaluator, QuantError> {
+        let q = match QuantisedNetwork::new(&net) {
+            Ok(q) => Some(Arc::new(q)),
+            Err(QuantError::NotQuantisable { .. }) => None,
+            Err(e) => return Err(e),
+        };
+        Ok(NetEvaluator::with_inference(net, q, name.into()))
+    }
+
+    /// An evaluator that runs `net` in floats whatever its activation (for comparisons).
+    pub fn float(net: Arc<Network>, name: impl Into<String>) -> NetEvaluator {
+        NetEvaluator::with_inference(net, None, name.into())
+    }
+
+    fn with_inference(net: Arc<Network>, q: Option<Arc<QuantisedNetwork>>, name: String) -> NetEvaluator {
+        let inference = match q {
+            Some(q) => Inference::Quantised { acc: LazyAccumulator::new(&q), scratch: q.scratch(), q },
+            None => {
+                let w = net.max_width();
+                Inference::Float {
+                    acc: Accumulator::new(&net),
+                    pre: vec![0.0; net.arch().first_width()],
+                    a: vec![0.0; w],
+                    b: vec![0.0; w],
+                    active: vec![0; w],
+                }
+            }
+        };
+        NetEvaluator { net, name, inference }
     }
 
     /// Loads the network file at `path` (the engine spec's `eval=net:PATH`).
@@ -48,7 +77,8 @@ impl NetEvaluator {
     /// the problem).
     pub fn load(path: &Path) -> Result<NetEvaluator, NetError> {
         let net = Network::read_file(path)?;
-        Ok(NetEvaluator::new(Arc::new(net), format!("net:{}", path.display())))
+        NetEvaluator::new(Arc::new(net), format!("net:{}", path.display()))
+            .map_err(|error| NetError::Quantise { path: path.to_path_buf(), error })
     }
 
     /// The network.
@@ -56,30 +86,57 @@ impl NetEvaluator {
         &self.net
     }
 
-    /// The network's value of `pos` for its side to move, in [-1, 1].
+    /// Whether the search runs the network in integers.
+    pub fn is_quantised(&self) -> bool {
+        matches!(self.inference, Inference::Quantised { .. })
+    }
+
+    /// The score of `pos` for its side to move, in centi-stones.
+    #[inline]
+    pub fn score(&mut self, pos: &Position) -> i32 {
+        match &mut self.inference {
+            Inference::Quantised { q, acc, scratch } => {
+                let values = acc.values(q, pos, pos.turn());
+                q.score(values, scratch)
+            }
+            Inference::Float { .. } => value_to_score(self.value(pos)),
+        }
+    }
+
+    /// The network's float value of `pos` for its side to move, in [-1, 1] (for a quantised
+    /// network, the value of its integer score).
     #[inline]
     pub fn value(&mut self, pos: &Position) -> f32 {
         let persp = pos.turn();
-        if self.acc.matches(pos) {
-            self.net.finish(self.acc.values(persp), &mut self.a, &mut self.b, &mut self.active)
-        } else {
-            let layer = &self.net.layers()[0];
-            self.pre.copy_from_slice(layer.bias());
-            for c in fanorona_core::Color::ALL {
-                for p in pos.stones(c) {
-                    for (y, &w) in self.pre.iter_mut().zip(layer.row(super::feature_index(persp, c, p))) {
-                        *y += w;
+        match &mut self.inference {
+            Inference::Quantised { .. } => super::score_to_value(self.score(pos)),
+            Inference::Float { acc, pre, a, b, active } => {
+                if acc.matches(pos) {
+                    self.net.finish(acc.values(persp), a, b, active)
+                } else {
+                    let layer = &self.net.layers()[0];
+                    pre.copy_from_slice(layer.bias());
+                    for c in fanorona_core::Color::ALL {
+                        for p in pos.stones(c) {
+                            for (y, &w) in pre.iter_mut().zip(layer.row(super::feature_index(persp, c, p))) {
+                                *y += w;
+                            }
+                        }
                     }
+                    self.net.finish(pre, a, b, active)
                 }
             }
-            self.net.finish(&self.pre, &mut self.a, &mut self.b, &mut self.active)
         }
     }
 }
 
 impl Clone for NetEvaluator {
     fn clone(&self) -> NetEvaluator {
-        NetEvaluator::new(Arc::clone(&self.net), self.name.clone())
+        let q = match &self.inference {
+            Inference::Quantised { q, .. } => Some(Arc::clone(q)),
+            Inference::Float { .. } => None,
+        };
+        NetEvaluator::with_inference(Arc::clone(&self.net), q, self.name.clone())
     }
 }
 
@@ -88,20 +145,32 @@ impl Evaluator for NetEvaluator {
         self.name.clone()
     }
 
+    #[inline]
     fn evaluate(&mut self, pos: &Position) -> i32 {
-        value_to_score(self.value(pos))
+        self.score(pos)
     }
 
     fn set_root(&mut self, pos: &Position) {
-        self.acc.reset(&self.net, pos);
+        match &mut self.inference {
+            Inference::Quantised { acc, .. } => acc.reset(pos),
+            Inference::Float { acc, .. } => acc.reset(&self.net, pos),
+        }
     }
 
+    #[inline]
     fn make(&mut self, pos: &Position, mv: &Move) {
-        self.acc.push(&self.net, pos, mv);
+        match &mut self.inference {
+            Inference::Quantised { acc, .. } => acc.push(pos, mv),
+            Inference::Float { acc, .. } => acc.push(&self.net, pos, mv),
+        }
     }
 
+    #[inline]
     fn unmake(&mut self) {
-        self.acc.pop();
+        match &mut self.inference {
+            Inference::Quantised { acc, .. } => acc.pop(),
+            Inference::Float { acc, .. } => acc.pop(),
+        }
     }
 
     fn box_clone(&self) -> Box<dyn Evaluator> {
@@ -118,7 +187,7 @@ mod tests {
     #[test]
     fn incremental_values_equal_the_plain_forward_pass() {
         let net = Arc::new(Network::random(&Architecture::default(), 11).unwrap());
-        let mut ev = NetEvaluator::new(Arc::clone(&net), "t");
+        let mut ev = NetEvaluator::float(Arc::clone(&net), "t");
         let mut rng = Rng::new(5);
         let mut pos = Position::start();
         ev.set_root(&pos);
@@ -144,7 +213,7 @@ mod tests {
         let other: Position = "9/9/4B4/9/4W4 w".parse().unwrap();
         assert!((ev.value(&other) - net.evaluate(&other)).abs() < 1e-6);
         // Without set_root.
-        let mut fresh = NetEvaluator::new(Arc::clone(&net), "t");
+        let mut fresh = NetEvaluator::float(Arc::clone(&net), "t");
         assert!((fresh.value(&other) - net.evaluate(&other)).abs() < 1e-6);
         assert_eq!(fresh.box_clone().name(), "t");
     }

@@ -4,16 +4,42 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::checksum::crc32;
-use super::{Architecture, Encoding, FormatError, MAX_HIDDEN_LAYERS, NetError, Network};
+use super::{
+    Activation, Architecture, Encoding, FormatError, MAX_HIDDEN_LAYERS, MAX_LAYER_SIZE, NetError, Network,
+};
 
 /// The first eight bytes of every network file.
 pub const MAGIC: [u8; 8] = *b"FANORNET";
 /// The format version this build writes and reads.
 pub const FORMAT_VERSION: u32 = 1;
-/// Activation id of ReLU hidden layers (the only one so far).
-const ACTIVATION_RELU: u32 = 1;
 /// Longest description.
 const MAX_DESCRIPTION: usize = 1 << 16;
+/// Bytes up to and including the description length of the longest header.
+const HEADER_PREFIX: usize = 24 + 4 * (MAX_HIDDEN_LAYERS + 2) + 4;
+
+/// The file length that a header declares, when `prefix` (the file's first bytes) holds a
+/// plausible header: the magic, a layer count and sizes within the limits and a description
+/// length within its limit. `None` otherwise (the full parse then says what is wrong).
+fn declared_len(prefix: &[u8]) -> Option<u64> {
+    let word = |i: usize| prefix.get(i..i + 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as u64);
+    if prefix.get(..MAGIC.len()) != Some(&MAGIC[..]) {
+        return None;
+    }
+    let n = word(20)? as usize;
+    if !(2..=MAX_HIDDEN_LAYERS + 2).contains(&n) {
+        return None;
+    }
+    let sizes = (0..n).map(|k| word(24 + 4 * k)).collect::<Option<Vec<u64>>>()?;
+    if sizes.iter().any(|&s| s == 0 || s > MAX_LAYER_SIZE as u64) {
+        return None;
+    }
+    let desc = word(24 + 4 * n)?;
+    if desc > MAX_DESCRIPTION as u64 {
+        return None;
+    }
+    let params: u64 = sizes.windows(2).map(|w| w[0] * w[1] + w[1]).sum();
+    Some(28 + 4 * n as u64 + desc + 4 * params + 4)
+}
 
 struct Cursor<'a> {
     bytes: &'a [u8],
@@ -51,7 +77,8 @@ impl Network {
         let mut out =
             Vec::with_capacity(32 + 4 * sizes.len() + desc.len() + 4 * self.arch().parameter_count());
         out.extend_from_slice(&MAGIC);
-        for v in [FORMAT_VERSION, self.arch().encoding.id(), ACTIVATION_RELU, sizes.len() as u32] {
+        for v in [FORMAT_VERSION, self.arch().encoding.id(), self.arch().activation.id(), sizes.len() as u32]
+        {
             out.extend_from_slice(&v.to_le_bytes());
         }
         for s in &sizes {
@@ -86,10 +113,9 @@ impl Network {
         }
         let encoding_id = c.u32()?;
         let encoding = Encoding::from_id(encoding_id).ok_or(FormatError::UnknownEncoding(encoding_id))?;
-        let activation = c.u32()?;
-        if activation != ACTIVATION_RELU {
-            return Err(FormatError::UnknownActivation(activation));
-        }
+        let activation_id = c.u32()?;
+        let activation =
+            Activation::from_id(activation_id).ok_or(FormatError::UnknownActivation(activation_id))?;
         let n = c.u32()? as usize;
         if !(2..=MAX_HIDDEN_LAYERS + 2).contains(&n) {
             return Err(FormatError::Architecture(format!(
@@ -104,7 +130,7 @@ impl Network {
                 encoding.inputs()
             )));
         }
-        let arch = Architecture { encoding, hidden: sizes[1..n - 1].to_vec() };
+        let arch = Architecture { encoding, hidden: sizes[1..n - 1].to_vec(), activation };
         arch.validate()?;
         let desc_len = c.u32()? as usize;
         if desc_len > MAX_DESCRIPTION {
@@ -141,7 +167,17 @@ impl Network {
     /// [`NetError::Io`] when the file cannot be read, [`NetError::Format`] when it is not a
     /// valid network; both name the file.
     pub fn read_file(path: &Path) -> Result<Network, NetError> {
-        let bytes = std::fs::read(path).map_err(|error| NetError::Io { path: path.to_path_buf(), error })?;
+        use std::io::Read;
+        let io = |error| NetError::Io { path: path.to_path_buf(), error };
+        let mut file = std::fs::File::open(path).map_err(io)?;
+        // The header says how long the file must be: never read more than that (plus one byte
+        // to notice trailing data), so a device or a huge file is not read whole.
+        let mut bytes = Vec::new();
+        (&mut file).take(HEADER_PREFIX as u64).read_to_end(&mut bytes).map_err(io)?;
+        if let Some(len) = declared_len(&bytes) {
+            let rest = (len + 1).saturating_sub(bytes.len() as u64);
+            file.take(rest).read_to_end(&mut bytes).map_err(io)?;
+        }
         Network::from_bytes(&bytes).map_err(|error| NetError::Format { path: path.to_path_buf(), error })
     }
 
@@ -240,6 +276,15 @@ mod tests {
         std::fs::write(&path, b"FANORNET").unwrap();
         let err = Network::read_file(&path).unwrap_err();
         assert!(err.to_string().contains("a.net") && err.to_string().contains("truncated"), "{err}");
+        // A valid file followed by a megabyte: refused as trailing bytes, the rest unread.
+        let mut long = n.to_bytes();
+        long.extend(std::iter::repeat_n(0u8, 1 << 20));
+        std::fs::write(&path, &long).unwrap();
+        let err = Network::read_file(&path).unwrap_err();
+        assert!(err.to_string().contains("unexpected bytes"), "{err}");
+        // A device that never ends is refused after its first bytes.
+        let err = Network::read_file(Path::new("/dev/zero")).unwrap_err();
+        assert!(err.to_string().contains("/dev/zero") && err.to_string().contains("magic"), "{err}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -87,8 +87,9 @@ impl Layer {
     }
 }
 
-/// A value network: an [`Architecture`] and its weights. Hidden layers use ReLU, the output
-/// tanh: [`Network::forward`] returns the side to move's value in [-1, 1].
+/// A value network: an [`Architecture`] and its weights. Hidden layers use the architecture's
+/// activation, the output tanh: [`Network::forward`] returns the side to move's value in
+/// [-1, 1].
 #[derive(Clone, Debug, PartialEq)]
 pub struct Network {
     arch: Architecture,
@@ -202,9 +203,10 @@ impl Network {
         if self.layers.len() == 1 {
             return pre[0].tanh();
         }
+        let act = self.arch.activation;
         let mut width = pre.len();
         for (y, &x) in a.iter_mut().zip(pre) {
-            *y = x.max(0.0);
+            *y = act.apply(x);
         }
         let (mut cur, mut next) = (a, b);
         let last = self.layers.len() - 1;
@@ -216,7 +218,7 @@ impl Network {
                 return out[0].tanh();
             }
             for y in out.iter_mut() {
-                *y = y.max(0.0);
+                *y = act.apply(*y);
             }
             width = layer.outputs;
             core::mem::swap(&mut cur, &mut next);

@@ -1,0 +1,253 @@
+//! The quantised first layer following the search, updated lazily (as Stockfish's NNUE).
+//!
+//! Making a move only records what it changes (the mover's colour, its from and to points,
+//! the captured stones) and the stones of the position it leads to. The i16 accumulators of
+//! both perspectives are brought up to date only when a position is evaluated: from the
+//! nearest ancestor already computed, applying the recorded changes forward. Nodes cut off
+//! before an evaluation cost nothing but the record.
+
+use fanorona_core::{Bitboard, Color, Move, Position};
+
+use super::simd::RowDelta;
+use super::{QuantisedNetwork, feature_index};
+
+/// What one move changed, and the stones after it.
+#[derive(Clone, Copy, Debug)]
+struct Change {
+    mover: Color,
+    from: usize,
+    to: usize,
+    captured: Bitboard,
+    white: Bitboard,
+    black: Bitboard,
+    /// Whether each perspective's accumulator (by [`Color::index`]) is up to date.
+    computed: [bool; 2],
+}
+
+impl Change {
+    const ROOT: Change = Change {
+        mover: Color::White,
+        from: 0,
+        to: 0,
+        captured: Bitboard::EMPTY,
+        white: Bitboard::EMPTY,
+        black: Bitboard::EMPTY,
+        computed: [false; 2],
+    };
+
+    fn describes(&self, pos: &Position) -> bool {
+        self.white == pos.stones(Color::White) && self.black == pos.stones(Color::Black)
+    }
+}
+
+/// Rows one move changes at most: the moved stone and up to 22 captured ones.
+const MAX_ROWS: usize = 24;
+
+/// Plies allocated up front (the search's depth limit); deeper use grows the stack once.
+const INITIAL_PLIES: usize = crate::search::MAX_PLY + 2;
+
+/// A stack of lazily updated accumulators: [`LazyAccumulator::reset`] at the root,
+/// [`LazyAccumulator::push`] for each move made, [`LazyAccumulator::pop`] for each move taken
+/// back, [`LazyAccumulator::values`] to evaluate.
+#[derive(Clone, Debug)]
+pub struct LazyAccumulator {
+    width: usize,
+    /// `[ply][perspective][width]`.
+    values: Vec<i16>,
+    changes: Vec<Change>,
+    ply: usize,
+    /// A position off the search path, computed from scratch.
+    scratch: Vec<i16>,
+    /// Rows subtracted in one update (the moved stone's old point and the captured stones).
+    rows: Vec<usize>,
+}
+
+impl LazyAccumulator {
+    /// An empty stack for `net` (call [`LazyAccumulator::reset`] before use).
+    pub fn new(net: &QuantisedNetwork) -> LazyAccumulator {
+        let width = net.width();
+        LazyAccumulator {
+            width,
+            values: vec![0; INITIAL_PLIES * 2 * width],
+            changes: vec![Change::ROOT; INITIAL_PLIES],
+            ply: 0,
+            scratch: vec![0; width],
+            rows: Vec::with_capacity(MAX_ROWS),
+        }
+    }
+
+    /// The search starts at `pos`: the stack holds only it (computed on first use).
+    pub fn reset(&mut self, pos: &Position) {
+        self.ply = 0;
+        self.changes[0] =
+            Change { white: pos.stones(Color::White), black: pos.stones(Color::Black), ..Change::ROOT };
+    }
+
+    /// Records `mv`, legal in `pos` (the position on top of the stack).
+    #[inline]
+    pub fn push(&mut self, pos: &Position, mv: &Move) {
+        let next = self.ply + 1;
+        if next >= self.changes.len() {
+            self.changes.resize(2 * next, Change::ROOT);
+            self.values.resize(2 * next * 2 * self.width, 0);
+        }
+        let mover = pos.turn();
+        let captured = mv.captured() & pos.them();
+        let moved = pos.us().without(mv.from()).with(mv.to());
+        let rest = pos.them() & !captured;
+        let (white, black) = match mover {
+            Color::White => (moved, rest),
+            Color::Black => (rest, moved),
+        };
+        self.changes[next] = Change {
+            mover,
+            from: mv.from().index(),
+            to: mv.to().index(),
+            captured,
+            white,
+            black,
+            computed: [false; 2],
+        };
+        self.ply = next;
+    }
+
+    /// Takes back the last push (nothing at the root).
+    #[inline]
+    pub fn pop(&mut self) {
+        self.ply = self.ply.saturating_sub(1);
+    }
+
+    /// The accumulator of `pos` from `persp`'s view: the top of the stack brought up to date
+    /// when it describes `pos`, else computed from scratch for `pos`.
+    #[inline]
+    pub fn values(&mut self, net: &QuantisedNetwork, pos: &Position, persp: Color) -> &[i16] {
+        if !self.changes[self.ply].describes(pos) {
+            self.compute_scratch(net, pos, persp);
+            return &self.scratch;
+        }
+        if !self.changes[self.ply].computed[persp.index()] {
+            self.catch_up(net, persp);
+        }
+        let w = self.width;
+        let start = (self.ply * 2 + persp.index()) * w;
+        &self.values[start..start + w]
+    }
+
+    /// Computes `persp`'s accumulator of every ply from the nearest computed one up to the top
+    /// (the other perspective waits until a position with the other side to move is evaluated).
+    fn catch_up(&mut self, net: &QuantisedNetwork, persp: Color) {
+        let p = persp.index();
+        let mut base = self.ply;
+        while base > 0 && !self.changes[base].computed[p] {
+            base -= 1;
+        }
+        if !self.changes[base].computed[p] {
+            self.refresh(net, base, persp);
+        }
+        for ply in base + 1..=self.ply {
+            self.apply(net, ply, persp);
+        }
+    }
+
+    /// Computes ply `ply` from scratch from its recorded stones.
+    fn refresh(&mut self, net: &QuantisedNetwork, ply: usize, persp: Color) {
+        let c = self.changes[ply];
+        let w = self.width;
+        let start = (ply * 2 + persp.index()) * w;
+        fill(net, &mut self.values[start..start + w], c.white, c.black, persp);
+        self.changes[ply].computed[persp.index()] = true;
+    }
+
+    /// Computes ply `ply` from ply `ply - 1` and the recorded change.
+    fn apply(&mut self, net: &QuantisedNetwork, ply: usize, persp: Color) {
+        let c = self.changes[ply];
+        let w = self.width;
+        let them = c.mover.other();
+        self.rows.clear();
+        self.rows.push(feature_index(persp, c.mover, point(c.from)));
+        self.rows.extend(c.captured.into_iter().map(|p| feature_index(persp, them, p)));
+        let src = ((ply - 1) * 2 + persp.index()) * w;
+        let dst = (ply * 2 + persp.index()) * w;
+        let (before, after) = self.values.split_at_mut(dst);
+        let delta = RowDelta { add: feature_index(persp, c.mover, point(c.to)), sub: &self.rows };
+        net.update(&before[src..src + w], &mut after[..w], delta);
+        self.changes[ply].computed[persp.index()] = true;
+    }
+
+    fn compute_scratch(&mut self, net: &QuantisedNetwork, pos: &Position, persp: Color) {
+        let (white, black) = (pos.stones(Color::White), pos.stones(Color::Black));
+        fill(net, &mut self.scratch, white, black, persp);
+    }
+}
+
+fn point(index: usize) -> fanorona_core::Point {
+    fanorona_core::Point::ALL[index]
+}
+
+/// `acc` = the first layer of the position with these stones, from `persp`'s view.
+fn fill(net: &QuantisedNetwork, acc: &mut [i16], white: Bitboard, black: Bitboard, persp: Color) {
+    acc.copy_from_slice(net.ft_bias());
+    for (color, stones) in [(Color::White, white), (Color::Black, black)] {
+        for p in stones {
+            for (a, &w) in acc.iter_mut().zip(net.ft_row(feature_index(persp, color, p))) {
+                *a = a.wrapping_add(w);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nn::{Architecture, Network};
+    use crate::rng::Rng;
+
+    /// Random games with the search's pattern (push, sometimes evaluate, pop): every evaluated
+    /// accumulator equals one computed from scratch, for both perspectives.
+    #[test]
+    fn lazy_updates_equal_scratch() {
+        let net = Network::random(&Architecture::mlp(&[64, 8]).unwrap(), 9).unwrap();
+        let q = QuantisedNetwork::new(&net).unwrap();
+        let mut acc = LazyAccumulator::new(&q);
+        let mut fresh = LazyAccumulator::new(&q);
+        let mut rng = Rng::new(3);
+        let mut checked = 0;
+        for _game in 0..20 {
+            let mut pos = Position::start();
+            acc.reset(&pos);
+            let mut history = vec![];
+            for _ in 0..150 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let mv = moves[rng.below(moves.len() as u64) as usize];
+                acc.push(&pos, &mv);
+                history.push(pos);
+                pos.play_unchecked(&mv);
+                // Evaluate only some positions: the others stay uncomputed.
+                if rng.below(3) == 0 {
+                    for c in Color::ALL {
+                        fresh.reset(&pos);
+                        let expected = fresh.values(&q, &pos, c).to_vec();
+                        assert_eq!(acc.values(&q, &pos, c), &expected[..]);
+                        checked += 1;
+                    }
+                }
+            }
+            // Unwind, evaluating on the way back.
+            while let Some(prev) = history.pop() {
+                acc.pop();
+                fresh.reset(&prev);
+                let expected = fresh.values(&q, &prev, prev.turn()).to_vec();
+                assert_eq!(acc.values(&q, &prev, prev.turn()), &expected[..]);
+            }
+        }
+        assert!(checked > 100, "{checked}");
+        // A position the stack does not describe is computed from scratch.
+        let other: Position = "9/9/4B4/9/4W4 w".parse().unwrap();
+        fresh.reset(&other);
+        let expected = fresh.values(&q, &other, Color::White).to_vec();
+        assert_eq!(acc.values(&q, &other, Color::White), &expected[..]);
+    }
+}

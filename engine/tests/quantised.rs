@@ -1,0 +1,127 @@
+//! The quantised network against the float one, over 10,000 positions from real games, and
+//! every SIMD kernel against the portable one.
+#![allow(clippy::unwrap_used)]
+
+use std::sync::Arc;
+
+use fanorona_core::{DrawRules, Game, Position};
+use fanorona_engine::PlayerSpec;
+use fanorona_engine::eval::Evaluator;
+use fanorona_engine::nn::simd::Kernel;
+use fanorona_engine::nn::{
+    Architecture, LazyAccumulator, NetEvaluator, Network, QuantisedNetwork, encode, value_to_score,
+};
+
+/// Positions of games between a greedy player and a depth-1 handcrafted search, each game
+/// opened by a few pseudo-random turns, until `n` positions are collected.
+fn game_positions(n: usize) -> Vec<Position> {
+    let mut positions = Vec::with_capacity(n);
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut game_no = 0;
+    while positions.len() < n {
+        game_no += 1;
+        let mut white = PlayerSpec::Greedy.build(game_no).unwrap();
+        let mut black =
+            "alphabeta:depth=1,eval=handcrafted".parse::<PlayerSpec>().unwrap().build(game_no).unwrap();
+        let mut game = Game::new(Position::start(), DrawRules::default());
+        while game.outcome().is_none() && positions.len() < n {
+            positions.push(*game.position());
+            let mv = if game.ply() < 4 {
+                let moves = game.legal_moves();
+                moves[(next() % moves.len() as u64) as usize]
+            } else if game.ply().is_multiple_of(2) {
+                white.choose(&game).mv
+            } else {
+                black.choose(&game).mv
+            };
+            game.play(&mv).unwrap();
+        }
+    }
+    positions
+}
+
+/// The default architecture with random weights, its output layer scaled up so that the
+/// scores span several stones (as a trained network's do).
+fn network(seed: u64) -> Network {
+    let arch = Architecture::default();
+    let random = Network::random(&arch, seed).unwrap();
+    let last = random.layers().len() - 1;
+    let params = random
+        .layers()
+        .iter()
+        .enumerate()
+        .map(|(k, l)| {
+            let scale = if k == last { 12.0 } else { 1.0 };
+            (l.weights().iter().map(|w| w * scale).collect(), l.bias().to_vec())
+        })
+        .collect();
+    Network::from_layers(arch, params, "test").unwrap()
+}
+
+#[test]
+fn quantised_scores_stay_close_to_the_float_network() {
+    let positions = game_positions(10_000);
+    let net = Arc::new(network(3));
+    let mut q = NetEvaluator::new(Arc::clone(&net), "q").unwrap();
+    assert!(q.is_quantised());
+    let (mut max, mut sum, mut spread) = (0i32, 0i64, 0i32);
+    for pos in &positions {
+        let float = value_to_score(net.forward(&encode(pos)));
+        let int = q.evaluate(pos);
+        let d = (float - int).abs();
+        max = max.max(d);
+        sum += i64::from(d);
+        spread = spread.max(float.abs());
+    }
+    let mean = sum as f64 / positions.len() as f64;
+    // Scores reach several stones, and the integer network stays within a few centi-stones.
+    assert!(spread > 300, "the test network's scores only reach {spread}");
+    eprintln!(
+        "quantised vs float over {} positions: max {max}, mean {mean:.2} centi-stones, scores up to {spread}",
+        positions.len()
+    );
+    assert!(max <= 48, "largest difference {max} centi-stones");
+    assert!(mean <= 8.0, "mean difference {mean:.2} centi-stones");
+}
+
+#[test]
+fn every_kernel_gives_the_same_scores_incrementally() {
+    let positions = game_positions(2_000);
+    let net = network(5);
+    let kernels = Kernel::available();
+    let nets: Vec<QuantisedNetwork> =
+        kernels.iter().map(|&k| QuantisedNetwork::with_kernel(&net, k).unwrap()).collect();
+    let mut accs: Vec<LazyAccumulator> = nets.iter().map(LazyAccumulator::new).collect();
+    let mut scratch: Vec<_> = nets.iter().map(QuantisedNetwork::scratch).collect();
+    // Walk consecutive positions as a search would: push the move between them when there is
+    // one, otherwise start again.
+    let mut prev: Option<Position> = None;
+    for pos in &positions {
+        let linked = prev.and_then(|p| {
+            p.legal_moves().iter().find(|m| p.play(m).ok() == Some(*pos)).copied().map(|m| (p, m))
+        });
+        for acc in &mut accs {
+            match linked {
+                Some((p, m)) => acc.push(&p, &m),
+                None => acc.reset(pos),
+            }
+        }
+        let scores: Vec<i32> = nets
+            .iter()
+            .zip(&mut accs)
+            .zip(&mut scratch)
+            .map(|((q, acc), s)| {
+                let values = acc.values(q, pos, pos.turn()).to_vec();
+                q.score(&values, s)
+            })
+            .collect();
+        assert!(scores.iter().all(|&s| s == scores[0]), "{kernels:?}: {scores:?} at {pos}");
+        prev = Some(*pos);
+    }
+}
