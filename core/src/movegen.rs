@@ -5,7 +5,7 @@
 //! withdrawal separate), else every paika step. A position where either side has no stones
 //! has no legal turns (the game is over).
 
-use crate::tables::{CAPTURE_REACH, DIRECTION_TO, LINE_NEIGHBORS, NEIGHBOR, NONE};
+use crate::tables::{CAPTURE_REACH, DIRECTION_TO, EDGE, LINE_NEIGHBORS, NEIGHBOR, NONE, RAY, RISING};
 use crate::{Bitboard, CaptureKind, Direction, Move, MoveList, Point, Position, Step};
 
 /// Origins whose step in direction `d` lands on an empty point (diagonals only from strong points).
@@ -89,11 +89,177 @@ fn gen_chains(mv: &Move, at: u8, last: usize, blocked: u64, them: u64, out: &mut
     });
 }
 
-/// Counts the turns that continue a chain whose stone is on `at`.
-fn count_chains(at: u8, last: usize, blocked: u64, them: u64) -> u64 {
+/// The enemy stones removed by a capture whose victims start one step beyond `p` along `d`:
+/// the unbroken line of `them` from there (empty when the first point is not an enemy stone).
+#[inline(always)]
+fn run_beyond(p: usize, d: usize, them: u64) -> u64 {
+    let ray = RAY[d][p];
+    let blockers = ray & !them;
+    if RISING & (1 << d) != 0 {
+        // The ray runs up the indices: keep what lies below its lowest blocker.
+        ray & (blockers & blockers.wrapping_neg()).wrapping_sub(1)
+    } else {
+        // The ray runs down: keep what lies above its highest blocker.
+        ray & !((1u64 << (64 - blockers.leading_zeros())) - 1)
+    }
+}
+
+/// Counts the turns that continue a chain whose stone is on `at`. `targets` holds the line
+/// neighbours of `at` it may step to next (all but the one straight ahead), `free` the empty
+/// points it has not occupied this turn.
+///
+/// A step that cannot go on is counted without being followed: whether a step can go on does
+/// not depend on what it captured (the captured line lies along the step, which the next step
+/// may neither repeat nor reverse), so one quick test serves its approach and its withdrawal,
+/// before either capture is worked out.
+fn count_chains(at: usize, targets: u64, free: u64, them: u64) -> u64 {
     let mut n = 0;
-    for_each_capture_step(at, last, blocked, them, |d, _, q, run| {
-        n += 1 + count_chains(q, d, blocked | (1u64 << q), them & !run);
+    let mut targets = targets & free;
+    while targets != 0 {
+        let q = targets.trailing_zeros() as usize;
+        targets &= targets - 1;
+        let d = DIRECTION_TO[at][q] as usize;
+        let edge = &EDGE[at][d];
+        if (edge.approach | edge.withdrawal) & them == 0 {
+            continue;
+        }
+        let approach = edge.approach & them != 0;
+        let withdrawal = edge.withdrawal & them != 0;
+        let free = free & !(1u64 << q);
+        if edge.next_targets & free != 0 && edge.next_reach & them != 0 {
+            if approach {
+                let run = run_beyond(q, d, them);
+                n += 1 + count_chains(q, edge.next_targets, free | run, them & !run);
+            }
+            if withdrawal {
+                let run = run_beyond(at, (d + 4) & 7, them);
+                n += 1 + count_chains(q, edge.next_targets, free | run, them & !run);
+            }
+        } else {
+            n += u64::from(approach) + u64::from(withdrawal);
+        }
+    }
+    n
+}
+
+/// Calls `$body` with `$d` bound to each direction index 0..8 as a constant, so that shifts
+/// by direction compile to single shifts.
+macro_rules! each_direction {
+    ($d:ident => $body:block) => {{
+        {
+            const $d: usize = 0;
+            $body
+        }
+        {
+            const $d: usize = 1;
+            $body
+        }
+        {
+            const $d: usize = 2;
+            $body
+        }
+        {
+            const $d: usize = 3;
+            $body
+        }
+        {
+            const $d: usize = 4;
+            $body
+        }
+        {
+            const $d: usize = 5;
+            $body
+        }
+        {
+            const $d: usize = 6;
+            $body
+        }
+        {
+            const $d: usize = 7;
+            $body
+        }
+    }};
+}
+
+/// `b` moved one step in direction index `d` (a geometric shift, see [`Bitboard::shift`]).
+#[inline(always)]
+const fn shift(b: u64, d: usize) -> u64 {
+    Bitboard(b).shift(Direction::from_index(d)).0
+}
+
+/// The points from which a step in direction `d` lands on a point of `empty`, with diagonal
+/// steps only from strong points.
+#[inline(always)]
+const fn steppers(empty: u64, d: usize) -> u64 {
+    let movers = shift(empty, (d + 4) & 7);
+    if d % 2 == 1 { movers & Bitboard::STRONG.0 } else { movers }
+}
+
+/// The number of legal turns when the side to move has stones `us` and must capture, or `None`
+/// when it has no capture.
+///
+/// The first steps of all stones are found at once by shifting the board by each direction,
+/// as chess generators do for pawns; they are counted by population counts, and only those
+/// that can go on (found the same way: the destination has a capturing step in another
+/// direction) are followed one by one.
+#[inline]
+fn count_captures(us: u64, them: u64, empty: u64) -> Option<u64> {
+    // Per direction: the points with a capturing step that way, by approach and by withdrawal.
+    let mut approach = [0u64; 8];
+    let mut withdrawal = [0u64; 8];
+    let mut n = 0u64;
+    each_direction!(D => {
+        let movers = steppers(empty, D);
+        approach[D] = movers & shift(shift(them, (D + 4) & 7), (D + 4) & 7);
+        withdrawal[D] = movers & shift(them, D);
+        n += u64::from((approach[D] & us).count_ones() + (withdrawal[D] & us).count_ones());
+    });
+    if n == 0 {
+        return None;
+    }
+    let any: [u64; 8] = core::array::from_fn(|d| approach[d] | withdrawal[d]);
+    // others[d]: the points with a capturing step in some direction other than d.
+    let mut below = 0u64;
+    let mut others = [0u64; 8];
+    each_direction!(D => {
+        others[D] = below;
+        below |= any[D];
+    });
+    let mut above = 0u64;
+    each_direction!(E => {
+        const D: usize = 7 - E;
+        others[D] |= above;
+        above |= any[D];
+    });
+    each_direction!(D => {
+        // Destinations of first steps in direction D that may go on (the origin, now empty,
+        // is visited, so a step back never counts: it is not in `empty`).
+        let mut going_on = shift(any[D] & us, D) & others[D];
+        while going_on != 0 {
+            let q = going_on.trailing_zeros() as usize;
+            going_on &= going_on - 1;
+            let p = NEIGHBOR[(D + 4) & 7][q] as usize;
+            let free = empty & !(1u64 << q);
+            let next = EDGE[p][D].next_targets;
+            if approach[D] & (1u64 << p) != 0 {
+                let run = run_beyond(q, D, them);
+                n += count_chains(q, next, free | run, them & !run);
+            }
+            if withdrawal[D] & (1u64 << p) != 0 {
+                let run = run_beyond(p, (D + 4) & 7, them);
+                n += count_chains(q, next, free | run, them & !run);
+            }
+        }
+    });
+    Some(n)
+}
+
+/// The number of paika turns (when there is no capture): every step onto an empty point.
+#[inline]
+fn count_paika(us: u64, empty: u64) -> u64 {
+    let mut n = 0;
+    each_direction!(D => {
+        n += u64::from((steppers(empty, D) & us).count_ones());
     });
     n
 }
@@ -153,11 +319,9 @@ impl Position {
             return 0;
         }
         let empty = self.empty();
-        let origins = capture_origins(us, them, empty);
-        if origins.any() {
-            origins.into_iter().map(|from| count_chains(from as u8, 8, us.0, them.0)).sum()
-        } else {
-            Direction::ALL.iter().map(|&d| u64::from(step_origins(us, empty, d).count())).sum()
+        match count_captures(us.0, them.0, empty.0) {
+            Some(n) => n,
+            None => count_paika(us.0, empty.0),
         }
     }
 }

@@ -52,6 +52,96 @@ pub(crate) const RAY: [[u64; 45]; 8] = {
     t
 };
 
+/// `STEP[d][p]`: [`NEIGHBOR`] as a set, empty when there is no neighbour; row 8 (no
+/// direction) is all empty.
+pub(crate) const STEP: [[u64; 45]; 9] = {
+    let mut t = [[0u64; 45]; 9];
+    let mut d = 0;
+    while d < 8 {
+        let mut p = 0;
+        while p < 45 {
+            if NEIGHBOR[d][p] != NONE {
+                t[d][p] = 1 << NEIGHBOR[d][p];
+            }
+            p += 1;
+        }
+        d += 1;
+    }
+    t
+};
+
+/// `NEXT_REACH[d][p]`: the enemy stones that can matter to the next capturing step of a stone
+/// that arrived on `p` by a step in direction `d`: [`CAPTURE_REACH`] without the line along
+/// `d` (that step may neither repeat `d` nor go back).
+pub(crate) const NEXT_REACH: [[u64; 45]; 8] = {
+    let mut t = [[0u64; 45]; 8];
+    let mut last = 0;
+    while last < 8 {
+        let mut p = 0;
+        while p < 45 {
+            let mut d = 0;
+            while d < 8 {
+                let q = NEIGHBOR[d][p];
+                if q != NONE && d != last && d != (last + 4) % 8 {
+                    t[last][p] |= 1 << q;
+                    let a = NEIGHBOR[d][q as usize];
+                    if a != NONE {
+                        t[last][p] |= 1 << a;
+                    }
+                }
+                d += 1;
+            }
+            p += 1;
+        }
+        last += 1;
+    }
+    t
+};
+
+/// One line step of a capture chain, from a point in one direction, as the counting generator
+/// needs it: every set is precomputed so that a step costs a few loads and masks.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Edge {
+    /// The first enemy stone an approach would take: the point beyond the destination.
+    pub approach: u64,
+    /// The first enemy stone a withdrawal would take: the point behind the origin.
+    pub withdrawal: u64,
+    /// The destination's line neighbours without the one straight ahead: where the next step
+    /// may go, before removing what is occupied or visited.
+    pub next_targets: u64,
+    /// [`NEXT_REACH`] of the destination after this step.
+    pub next_reach: u64,
+}
+
+/// `EDGE[p][d]`: the step from `p` in direction `d` (all empty when there is no such line).
+pub(crate) const EDGE: [[Edge; 8]; 45] = {
+    let none = Edge { approach: 0, withdrawal: 0, next_targets: 0, next_reach: 0 };
+    let mut t = [[none; 8]; 45];
+    let mut p = 0;
+    while p < 45 {
+        let mut d = 0;
+        while d < 8 {
+            let q = NEIGHBOR[d][p];
+            if q != NONE {
+                let q = q as usize;
+                t[p][d] = Edge {
+                    approach: STEP[d][q],
+                    withdrawal: STEP[(d + 4) % 8][p],
+                    next_targets: LINE_NEIGHBORS[q] & !STEP[d][q],
+                    next_reach: NEXT_REACH[d][q],
+                };
+            }
+            d += 1;
+        }
+        p += 1;
+    }
+    t
+};
+
+/// Bit `d` is set when a step in direction `d` raises the point index (north, north-east,
+/// east, north-west).
+pub(crate) const RISING: u32 = 0b1000_0111;
+
 /// `LINE_NEIGHBORS[p]`: every point one step from `p` along a line.
 pub(crate) const LINE_NEIGHBORS: [u64; 45] = {
     let mut t = [0u64; 45];
