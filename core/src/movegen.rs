@@ -264,6 +264,109 @@ fn count_paika(us: u64, empty: u64) -> u64 {
     n
 }
 
+/// Calls `f(us, them)` with the stones of the side that moved and of the other side after each
+/// legal turn of the position whose side to move has `us` and whose other side has `them`, in
+/// no particular order (perft's order; [`Position::generate_moves`] keeps its own). Nothing is
+/// built but the two sets.
+pub(crate) fn for_each_turn(us: u64, them: u64, f: &mut impl FnMut(u64, u64)) {
+    if us == 0 || them == 0 {
+        return;
+    }
+    let empty = !(us | them) & Bitboard::ALL.0;
+    let mut approach = [0u64; 8];
+    let mut withdrawal = [0u64; 8];
+    let mut any_capture = 0u64;
+    each_direction!(D => {
+        let movers = steppers(empty, D);
+        approach[D] = movers & shift(shift(them, (D + 4) & 7), (D + 4) & 7);
+        withdrawal[D] = movers & shift(them, D);
+        any_capture |= (approach[D] | withdrawal[D]) & us;
+    });
+    if any_capture == 0 {
+        each_direction!(D => {
+            let mut movers = steppers(empty, D) & us;
+            while movers != 0 {
+                let p = movers & movers.wrapping_neg();
+                movers ^= p;
+                f(us ^ p ^ shift(p, D), them);
+            }
+        });
+        return;
+    }
+    let any: [u64; 8] = core::array::from_fn(|d| approach[d] | withdrawal[d]);
+    each_direction!(D => {
+        let mut others = 0u64;
+        for (e, &a) in any.iter().enumerate() {
+            if e != D {
+                others |= a;
+            }
+        }
+        let mut movers = any[D] & us;
+        while movers != 0 {
+            let p = movers.trailing_zeros() as usize;
+            movers &= movers - 1;
+            let q = NEIGHBOR[D][p] as usize;
+            let rest = us & !(1u64 << p);
+            let free = empty & !(1u64 << q);
+            let go_on = others & (1u64 << q) != 0;
+            let next = EDGE[p][D].next_targets;
+            for run in [
+                if approach[D] & (1u64 << p) != 0 { run_beyond(q, D, them) } else { 0 },
+                if withdrawal[D] & (1u64 << p) != 0 { run_beyond(p, (D + 4) & 7, them) } else { 0 },
+            ] {
+                if run != 0 {
+                    f(rest | (1u64 << q), them & !run);
+                    if go_on {
+                        apply_chains(q, next, free | run, them & !run, rest, f);
+                    }
+                }
+            }
+        }
+    });
+}
+
+/// [`for_each_turn`] for the turns that continue a chain whose stone is on `at` (arguments as
+/// for [`count_chains`]; `rest` holds the other stones of the side that moves).
+fn apply_chains(at: usize, targets: u64, free: u64, them: u64, rest: u64, f: &mut impl FnMut(u64, u64)) {
+    let mut targets = targets & free;
+    while targets != 0 {
+        let q = targets.trailing_zeros() as usize;
+        targets &= targets - 1;
+        let d = DIRECTION_TO[at][q] as usize;
+        let edge = &EDGE[at][d];
+        if (edge.approach | edge.withdrawal) & them == 0 {
+            continue;
+        }
+        let free = free & !(1u64 << q);
+        let go_on = edge.next_targets & free != 0 && edge.next_reach & them != 0;
+        for run in [
+            if edge.approach & them != 0 { run_beyond(q, d, them) } else { 0 },
+            if edge.withdrawal & them != 0 { run_beyond(at, (d + 4) & 7, them) } else { 0 },
+        ] {
+            if run != 0 {
+                f(rest | (1u64 << q), them & !run);
+                if go_on {
+                    apply_chains(q, edge.next_targets, free | run, them & !run, rest, f);
+                }
+            }
+        }
+    }
+}
+
+/// The number of legal turns of the position whose side to move has `us` and whose other side
+/// has `them`.
+#[inline]
+pub(crate) fn count_turns(us: u64, them: u64) -> u64 {
+    if us == 0 || them == 0 {
+        return 0;
+    }
+    let empty = !(us | them) & Bitboard::ALL.0;
+    match count_captures(us, them, empty) {
+        Some(n) => n,
+        None => count_paika(us, empty),
+    }
+}
+
 impl Position {
     /// Whether the side to move has a capturing step (and so must capture).
     #[inline]
@@ -314,15 +417,7 @@ impl Position {
 
     /// The number of legal turns, counted without building them.
     pub fn count_moves(&self) -> u64 {
-        let (us, them) = (self.us(), self.them());
-        if us.is_empty() || them.is_empty() {
-            return 0;
-        }
-        let empty = self.empty();
-        match count_captures(us.0, them.0, empty.0) {
-            Some(n) => n,
-            None => count_paika(us.0, empty.0),
-        }
+        count_turns(self.us().0, self.them().0)
     }
 }
 
