@@ -5,7 +5,9 @@
 //! withdrawal separate), else every paika step. A position where either side has no stones
 //! has no legal turns (the game is over).
 
-use crate::tables::{CAPTURE_REACH, DIRECTION_TO, EDGE, LINE_NEIGHBORS, NEIGHBOR, NONE, RAY, RISING};
+use crate::tables::{
+    CAPTURE_REACH, DIRECTION_TO, EDGE, LINE_NEIGHBORS, NEIGHBOR, NONE, RAY, RISING, direction_between,
+};
 use crate::{Bitboard, CaptureKind, Direction, Move, MoveList, Point, Position, Step};
 
 /// Origins whose step in direction `d` lands on an empty point (diagonals only from strong points).
@@ -89,19 +91,24 @@ fn gen_chains(mv: &Move, at: u8, last: usize, blocked: u64, them: u64, out: &mut
     });
 }
 
-/// The enemy stones removed by a capture whose victims start one step beyond `p` along `d`:
-/// the unbroken line of `them` from there (empty when the first point is not an enemy stone).
+/// The unbroken line of `them` at the start of `ray` (the points beyond a point along a line,
+/// running up the indices when `rising`): the enemy stones a capture along it removes.
 #[inline(always)]
-fn run_beyond(p: usize, d: usize, them: u64) -> u64 {
-    let ray = RAY[d][p];
+fn run_along(ray: u64, rising: bool, them: u64) -> u64 {
     let blockers = ray & !them;
-    if RISING & (1 << d) != 0 {
-        // The ray runs up the indices: keep what lies below its lowest blocker.
+    if rising {
+        // Keep what lies below the lowest blocker.
         ray & (blockers & blockers.wrapping_neg()).wrapping_sub(1)
     } else {
-        // The ray runs down: keep what lies above its highest blocker.
+        // Keep what lies above the highest blocker.
         ray & !((1u64 << (64 - blockers.leading_zeros())) - 1)
     }
+}
+
+/// The enemy stones removed by a capture whose victims start one step beyond `p` along `d`.
+#[inline(always)]
+fn run_beyond(p: usize, d: usize, them: u64) -> u64 {
+    run_along(RAY[d][p], RISING & (1 << d) != 0, them)
 }
 
 /// Counts the turns that continue a chain whose stone is on `at`. `targets` holds the line
@@ -115,12 +122,12 @@ fn run_beyond(p: usize, d: usize, them: u64) -> u64 {
 fn count_chains(at: usize, targets: u64, free: u64, them: u64) -> u64 {
     let mut n = 0;
     let mut targets = targets & free;
+    let edges = &EDGE[at];
     while targets != 0 {
         let q = targets.trailing_zeros() as usize;
         targets &= targets - 1;
-        let d = DIRECTION_TO[at][q] as usize;
-        let edge = &EDGE[at][d];
-        if (edge.approach | edge.withdrawal) & them == 0 {
+        let edge = &edges[direction_between(at, q)];
+        if edge.victims & them == 0 {
             continue;
         }
         let approach = edge.approach & them != 0;
@@ -128,11 +135,11 @@ fn count_chains(at: usize, targets: u64, free: u64, them: u64) -> u64 {
         let free = free & !(1u64 << q);
         if edge.next_targets & free != 0 && edge.next_reach & them != 0 {
             if approach {
-                let run = run_beyond(q, d, them);
+                let run = run_along(edge.approach_ray, edge.rising, them);
                 n += 1 + count_chains(q, edge.next_targets, free | run, them & !run);
             }
             if withdrawal {
-                let run = run_beyond(at, (d + 4) & 7, them);
+                let run = run_along(edge.withdrawal_ray, !edge.rising, them);
                 n += 1 + count_chains(q, edge.next_targets, free | run, them & !run);
             }
         } else {
@@ -329,19 +336,19 @@ pub(crate) fn for_each_turn(us: u64, them: u64, f: &mut impl FnMut(u64, u64)) {
 /// for [`count_chains`]; `rest` holds the other stones of the side that moves).
 fn apply_chains(at: usize, targets: u64, free: u64, them: u64, rest: u64, f: &mut impl FnMut(u64, u64)) {
     let mut targets = targets & free;
+    let edges = &EDGE[at];
     while targets != 0 {
         let q = targets.trailing_zeros() as usize;
         targets &= targets - 1;
-        let d = DIRECTION_TO[at][q] as usize;
-        let edge = &EDGE[at][d];
-        if (edge.approach | edge.withdrawal) & them == 0 {
+        let edge = &edges[direction_between(at, q)];
+        if edge.victims & them == 0 {
             continue;
         }
         let free = free & !(1u64 << q);
         let go_on = edge.next_targets & free != 0 && edge.next_reach & them != 0;
         for run in [
-            if edge.approach & them != 0 { run_beyond(q, d, them) } else { 0 },
-            if edge.withdrawal & them != 0 { run_beyond(at, (d + 4) & 7, them) } else { 0 },
+            if edge.approach & them != 0 { run_along(edge.approach_ray, edge.rising, them) } else { 0 },
+            if edge.withdrawal & them != 0 { run_along(edge.withdrawal_ray, !edge.rising, them) } else { 0 },
         ] {
             if run != 0 {
                 f(rest | (1u64 << q), them & !run);

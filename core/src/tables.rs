@@ -101,21 +101,41 @@ pub(crate) const NEXT_REACH: [[u64; 45]; 8] = {
 /// One line step of a capture chain, from a point in one direction, as the counting generator
 /// needs it: every set is precomputed so that a step costs a few loads and masks.
 #[derive(Clone, Copy, Debug)]
+#[repr(align(64))]
 pub(crate) struct Edge {
+    /// Both first victims: `approach | withdrawal`.
+    pub victims: u64,
     /// The first enemy stone an approach would take: the point beyond the destination.
     pub approach: u64,
     /// The first enemy stone a withdrawal would take: the point behind the origin.
     pub withdrawal: u64,
+    /// The line an approach captures along: [`RAY`] from the destination in the direction.
+    pub approach_ray: u64,
+    /// The line a withdrawal captures along: [`RAY`] from the origin, backwards.
+    pub withdrawal_ray: u64,
     /// The destination's line neighbours without the one straight ahead: where the next step
     /// may go, before removing what is occupied or visited.
     pub next_targets: u64,
     /// [`NEXT_REACH`] of the destination after this step.
     pub next_reach: u64,
+    /// Whether the step raises the point index ([`RISING`]): the approach ray then runs up the
+    /// indices and the withdrawal ray down.
+    pub rising: bool,
 }
 
 /// `EDGE[p][d]`: the step from `p` in direction `d` (all empty when there is no such line).
-pub(crate) const EDGE: [[Edge; 8]; 45] = {
-    let none = Edge { approach: 0, withdrawal: 0, next_targets: 0, next_reach: 0 };
+/// Computed at compile time; a `static` so that the 23 KB table exists once.
+pub(crate) static EDGE: [[Edge; 8]; 45] = {
+    let none = Edge {
+        victims: 0,
+        approach: 0,
+        withdrawal: 0,
+        approach_ray: 0,
+        withdrawal_ray: 0,
+        next_targets: 0,
+        next_reach: 0,
+        rising: false,
+    };
     let mut t = [[none; 8]; 45];
     let mut p = 0;
     while p < 45 {
@@ -124,11 +144,16 @@ pub(crate) const EDGE: [[Edge; 8]; 45] = {
             let q = NEIGHBOR[d][p];
             if q != NONE {
                 let q = q as usize;
+                let back = (d + 4) % 8;
                 t[p][d] = Edge {
+                    victims: STEP[d][q] | STEP[back][p],
                     approach: STEP[d][q],
-                    withdrawal: STEP[(d + 4) % 8][p],
+                    withdrawal: STEP[back][p],
+                    approach_ray: RAY[d][q],
+                    withdrawal_ray: RAY[back][p],
                     next_targets: LINE_NEIGHBORS[q] & !STEP[d][q],
                     next_reach: NEXT_REACH[d][q],
+                    rising: RISING & (1 << d) != 0,
                 };
             }
             d += 1;
@@ -137,6 +162,27 @@ pub(crate) const EDGE: [[Edge; 8]; 45] = {
     }
     t
 };
+
+/// The direction index of a line step that changes the point index by `delta` (-10..=10),
+/// packed three bits per delta from -10 up: `(DIRECTION_OF_DELTA >> 3 * (delta + 10)) & 7`.
+pub(crate) const DIRECTION_OF_DELTA: u64 = {
+    let mut packed = 0u64;
+    let mut d = 0;
+    while d < 8 {
+        let (df, dr) = Direction::ALL[d].delta();
+        let delta = dr * 9 + df;
+        packed |= (d as u64) << (3 * (delta + 10));
+        d += 1;
+    }
+    packed
+};
+
+/// The direction index of the line step from `p` to its neighbour `q` (meaningless when they
+/// are not neighbours), without a table load.
+#[inline(always)]
+pub(crate) const fn direction_between(p: usize, q: usize) -> usize {
+    ((DIRECTION_OF_DELTA >> (3 * (q + 10 - p))) & 7) as usize
+}
 
 /// Bit `d` is set when a step in direction `d` raises the point index (north, north-east,
 /// east, north-west).
@@ -234,5 +280,24 @@ mod tests {
         assert_eq!(ray(Point::A1, Direction::NorthEast).count(), 4);
         assert_eq!(ray(Point::A1, Direction::East).count(), 8);
         assert!(ray(Point::B1, Direction::NorthEast).is_empty());
+    }
+
+    #[test]
+    fn edges_and_directions() {
+        for p in 0..45 {
+            for d in 0..8 {
+                let q = NEIGHBOR[d][p];
+                if q == NONE {
+                    continue;
+                }
+                assert_eq!(direction_between(p, q as usize), d);
+                assert_eq!(DIRECTION_TO[p][q as usize] as usize, d);
+                let e = &EDGE[p][d];
+                assert_eq!(e.victims, e.approach | e.withdrawal);
+                assert_eq!(e.approach, STEP[d][q as usize]);
+                assert_eq!(e.approach_ray & e.approach, e.approach);
+                assert_eq!(e.withdrawal_ray & e.withdrawal, e.withdrawal);
+            }
+        }
     }
 }
