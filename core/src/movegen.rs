@@ -5,9 +5,7 @@
 //! withdrawal separate), else every paika step. A position where either side has no stones
 //! has no legal turns (the game is over).
 
-use crate::tables::{
-    CAPTURE_REACH, DIRECTION_TO, EDGE, LINE_NEIGHBORS, NEIGHBOR, NONE, RAY, RISING, direction_between,
-};
+use crate::tables::{CAPTURE_REACH, DIRECTION_TO, EDGE, LINE_NEIGHBORS, NEIGHBOR, NONE, RAY, RISING};
 use crate::{Bitboard, CaptureKind, Direction, Move, MoveList, Point, Position, Step};
 
 /// Origins whose step in direction `d` lands on an empty point (diagonals only from strong points).
@@ -126,7 +124,7 @@ fn count_chains(at: usize, targets: u64, free: u64, them: u64) -> u64 {
     while targets != 0 {
         let q = targets.trailing_zeros() as usize;
         targets &= targets - 1;
-        let edge = &edges[direction_between(at, q)];
+        let edge = &edges[q];
         if edge.victims & them == 0 {
             continue;
         }
@@ -247,7 +245,7 @@ fn count_captures(us: u64, them: u64, empty: u64) -> Option<u64> {
             going_on &= going_on - 1;
             let p = NEIGHBOR[(D + 4) & 7][q] as usize;
             let free = empty & !(1u64 << q);
-            let next = EDGE[p][D].next_targets;
+            let next = EDGE[p][q].next_targets;
             if approach[D] & (1u64 << p) != 0 {
                 let run = run_beyond(q, D, them);
                 n += count_chains(q, next, free | run, them & !run);
@@ -316,7 +314,7 @@ pub(crate) fn for_each_turn(us: u64, them: u64, f: &mut impl FnMut(u64, u64)) {
             let rest = us & !(1u64 << p);
             let free = empty & !(1u64 << q);
             let go_on = others & (1u64 << q) != 0;
-            let next = EDGE[p][D].next_targets;
+            let next = EDGE[p][q].next_targets;
             for run in [
                 if approach[D] & (1u64 << p) != 0 { run_beyond(q, D, them) } else { 0 },
                 if withdrawal[D] & (1u64 << p) != 0 { run_beyond(p, (D + 4) & 7, them) } else { 0 },
@@ -340,7 +338,7 @@ fn apply_chains(at: usize, targets: u64, free: u64, them: u64, rest: u64, f: &mu
     while targets != 0 {
         let q = targets.trailing_zeros() as usize;
         targets &= targets - 1;
-        let edge = &edges[direction_between(at, q)];
+        let edge = &edges[q];
         if edge.victims & them == 0 {
             continue;
         }

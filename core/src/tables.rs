@@ -123,9 +123,11 @@ pub(crate) struct Edge {
     pub rising: bool,
 }
 
-/// `EDGE[p][d]`: the step from `p` in direction `d` (all empty when there is no such line).
-/// Computed at compile time; a `static` so that the 23 KB table exists once.
-pub(crate) static EDGE: [[Edge; 8]; 45] = {
+/// `EDGE[p][q]`: the step from `p` to its line neighbour `q` (all empty when they are not
+/// neighbours). Indexed by the destination, so that a generator walking a set of targets
+/// needs no direction lookup; only the 216 entries of real steps are ever read. Computed at
+/// compile time; a `static` so that the 130 KB table exists once.
+pub(crate) static EDGE: [[Edge; 45]; 45] = {
     let none = Edge {
         victims: 0,
         approach: 0,
@@ -136,7 +138,7 @@ pub(crate) static EDGE: [[Edge; 8]; 45] = {
         next_reach: 0,
         rising: false,
     };
-    let mut t = [[none; 8]; 45];
+    let mut t = [[none; 45]; 45];
     let mut p = 0;
     while p < 45 {
         let mut d = 0;
@@ -145,7 +147,7 @@ pub(crate) static EDGE: [[Edge; 8]; 45] = {
             if q != NONE {
                 let q = q as usize;
                 let back = (d + 4) % 8;
-                t[p][d] = Edge {
+                t[p][q] = Edge {
                     victims: STEP[d][q] | STEP[back][p],
                     approach: STEP[d][q],
                     withdrawal: STEP[back][p],
@@ -162,27 +164,6 @@ pub(crate) static EDGE: [[Edge; 8]; 45] = {
     }
     t
 };
-
-/// The direction index of a line step that changes the point index by `delta` (-10..=10),
-/// packed three bits per delta from -10 up: `(DIRECTION_OF_DELTA >> 3 * (delta + 10)) & 7`.
-pub(crate) const DIRECTION_OF_DELTA: u64 = {
-    let mut packed = 0u64;
-    let mut d = 0;
-    while d < 8 {
-        let (df, dr) = Direction::ALL[d].delta();
-        let delta = dr * 9 + df;
-        packed |= (d as u64) << (3 * (delta + 10));
-        d += 1;
-    }
-    packed
-};
-
-/// The direction index of the line step from `p` to its neighbour `q` (meaningless when they
-/// are not neighbours), without a table load.
-#[inline(always)]
-pub(crate) const fn direction_between(p: usize, q: usize) -> usize {
-    ((DIRECTION_OF_DELTA >> (3 * (q + 10 - p))) & 7) as usize
-}
 
 /// Bit `d` is set when a step in direction `d` raises the point index (north, north-east,
 /// east, north-west).
@@ -283,16 +264,15 @@ mod tests {
     }
 
     #[test]
-    fn edges_and_directions() {
+    fn edges() {
         for p in 0..45 {
             for d in 0..8 {
                 let q = NEIGHBOR[d][p];
                 if q == NONE {
                     continue;
                 }
-                assert_eq!(direction_between(p, q as usize), d);
                 assert_eq!(DIRECTION_TO[p][q as usize] as usize, d);
-                let e = &EDGE[p][d];
+                let e = &EDGE[p][q as usize];
                 assert_eq!(e.victims, e.approach | e.withdrawal);
                 assert_eq!(e.approach, STEP[d][q as usize]);
                 assert_eq!(e.approach_ray & e.approach, e.approach);
