@@ -212,12 +212,17 @@ fn count_captures(us: u64, them: u64, empty: u64) -> Option<u64> {
     // Per direction: the points with a capturing step that way, by approach and by withdrawal.
     let mut approach = [0u64; 8];
     let mut withdrawal = [0u64; 8];
-    let mut n = 0u64;
     each_direction!(D => {
         let movers = steppers(empty, D);
         approach[D] = movers & shift(shift(them, (D + 4) & 7), (D + 4) & 7);
         withdrawal[D] = movers & shift(them, D);
-        n += u64::from((approach[D] & us).count_ones() + (withdrawal[D] & us).count_ones());
+    });
+    // An approach in D needs the next point in D empty, a withdrawal in the opposite direction
+    // needs it taken by an enemy stone: the two sets are disjoint, and one population count
+    // serves both.
+    let mut n = 0u64;
+    each_direction!(D => {
+        n += u64::from(((approach[D] | withdrawal[(D + 4) & 7]) & us).count_ones());
     });
     if n == 0 {
         return None;
