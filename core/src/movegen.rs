@@ -5,7 +5,7 @@
 //! withdrawal separate), else every paika step. A position where either side has no stones
 //! has no legal turns (the game is over).
 
-use crate::tables::{CAPTURE_REACH, DIRECTION_TO, EDGE, LINE_NEIGHBORS, NEIGHBOR, NONE, RAY, RISING};
+use crate::tables::{EDGE, LINE_NEIGHBORS, NEIGHBOR, RAY, RISING};
 use crate::{Bitboard, CaptureKind, Direction, Move, MoveList, Point, Position, Step};
 
 /// Origins whose step in direction `d` lands on an empty point (diagonals only from strong points).
@@ -27,66 +27,42 @@ fn capture_origins(us: Bitboard, them: Bitboard, empty: Bitboard) -> Bitboard {
     any
 }
 
-/// The enemy stones removed by a capture whose first stone is on `start`, running along `d`.
-#[inline]
-fn capture_run(start: u8, d: usize, them: u64) -> u64 {
-    let mut run = 0u64;
-    let mut t = start;
-    while t != NONE && them & (1u64 << t) != 0 {
-        run |= 1u64 << t;
-        t = NEIGHBOR[d][t as usize];
-    }
-    run
-}
-
-/// Calls `f(direction, kind, destination, captured)` for every capturing step of the stone on
-/// `at`, except in direction `last` (8 for none). `blocked` holds the other stones of its side
-/// and every point it has occupied this turn.
-#[inline(always)]
-fn for_each_capture_step(
-    at: u8,
-    last: usize,
-    blocked: u64,
-    them: u64,
-    mut f: impl FnMut(usize, CaptureKind, u8, u64),
-) {
-    let at_ix = at as usize;
-    if CAPTURE_REACH[at_ix] & them == 0 {
-        return;
-    }
-    // Free neighbours on a line, minus the one straight ahead when that repeats a direction.
-    let mut targets = LINE_NEIGHBORS[at_ix] & !(blocked | them);
-    if last < 8 {
-        let ahead = NEIGHBOR[last][at_ix];
-        if ahead != NONE {
-            targets &= !(1u64 << ahead);
-        }
-    }
+/// Emits every turn that continues `mv` (whose stone is on `at`) by capturing steps, in the
+/// order of [`Position::generate_moves`]: targets by point index, an approach before a
+/// withdrawal, each turn followed by its own continuations. Arguments as for [`count_chains`].
+fn gen_chains(mv: &Move, at: usize, targets: u64, free: u64, them: u64, out: &mut MoveList) {
+    let mut targets = targets & free;
+    let edges = &EDGE[at];
     while targets != 0 {
-        let q = targets.trailing_zeros() as u8;
+        let q = targets.trailing_zeros() as usize;
         targets &= targets - 1;
-        let d = DIRECTION_TO[at_ix][q as usize] as usize;
-        let a = NEIGHBOR[d][q as usize];
-        if a != NONE && them & (1u64 << a) != 0 {
-            f(d, CaptureKind::Approach, q, capture_run(a, d, them));
+        let edge = &edges[q];
+        if edge.victims & them == 0 {
+            continue;
         }
-        let back = (d + 4) & 7;
-        let w = NEIGHBOR[back][at_ix];
-        if w != NONE && them & (1u64 << w) != 0 {
-            f(d, CaptureKind::Withdrawal, q, capture_run(w, back, them));
+        let free = free & !(1u64 << q);
+        let go_on = edge.next_targets & free != 0 && edge.next_reach & them != 0;
+        let direction = Direction::from_index(edge.direction as usize);
+        let to = Point::ALL[q];
+        if edge.approach & them != 0 {
+            let run = run_along(edge.approach_ray, edge.rising, them);
+            let mut next = *mv;
+            next.push(Step::new(direction, CaptureKind::Approach), to, Bitboard(run));
+            out.push(next);
+            if go_on {
+                gen_chains(&next, q, edge.next_targets, free | run, them & !run, out);
+            }
+        }
+        if edge.withdrawal & them != 0 {
+            let run = run_along(edge.withdrawal_ray, !edge.rising, them);
+            let mut next = *mv;
+            next.push(Step::new(direction, CaptureKind::Withdrawal), to, Bitboard(run));
+            out.push(next);
+            if go_on {
+                gen_chains(&next, q, edge.next_targets, free | run, them & !run, out);
+            }
         }
     }
-}
-
-/// Emits every turn that continues `mv` (whose stone is on `at`) by capturing steps.
-fn gen_chains(mv: &Move, at: u8, last: usize, blocked: u64, them: u64, out: &mut MoveList) {
-    for_each_capture_step(at, last, blocked, them, |d, kind, q, run| {
-        let mut next = *mv;
-        let to = Point::ALL[q as usize];
-        next.push(Step::new(Direction::from_index(d), kind), to, Bitboard(run));
-        out.push(next);
-        gen_chains(&next, q, d, blocked | (1u64 << q), them & !run, out);
-    });
 }
 
 /// The unbroken line of `them` at the start of `ray` (the points beyond a point along a line,
@@ -401,9 +377,8 @@ impl Position {
         let origins = capture_origins(us, them, empty);
         if origins.any() {
             for from in origins {
-                let start = Move::start(from);
-                let blocked = us.0; // own stones, with the mover's origin as visited
-                gen_chains(&start, from as u8, 8, blocked, them.0, out);
+                let at = from.index();
+                gen_chains(&Move::start(from), at, LINE_NEIGHBORS[at], empty.0, them.0, out);
             }
         } else {
             for from in us {
@@ -439,6 +414,128 @@ mod tests {
         let mut v: Vec<String> = p.legal_moves().iter().map(|m| m.to_string()).collect();
         v.sort();
         v
+    }
+
+    /// The generator as it was before the capture tables (kept to check that the order of
+    /// `generate_moves` never changes: the search's table stores indices into it).
+    mod reference {
+        use crate::tables::{CAPTURE_REACH, DIRECTION_TO, LINE_NEIGHBORS, NEIGHBOR, NONE};
+        use crate::{Bitboard, CaptureKind, Direction, Move, MoveList, Point, Position, Step};
+
+        /// The enemy stones removed by a capture whose first stone is on `start`, running along `d`.
+        #[inline]
+        fn capture_run(start: u8, d: usize, them: u64) -> u64 {
+            let mut run = 0u64;
+            let mut t = start;
+            while t != NONE && them & (1u64 << t) != 0 {
+                run |= 1u64 << t;
+                t = NEIGHBOR[d][t as usize];
+            }
+            run
+        }
+
+        /// Calls `f(direction, kind, destination, captured)` for every capturing step of the stone on
+        /// `at`, except in direction `last` (8 for none). `blocked` holds the other stones of its side
+        /// and every point it has occupied this turn.
+        #[inline(always)]
+        fn for_each_capture_step(
+            at: u8,
+            last: usize,
+            blocked: u64,
+            them: u64,
+            mut f: impl FnMut(usize, CaptureKind, u8, u64),
+        ) {
+            let at_ix = at as usize;
+            if CAPTURE_REACH[at_ix] & them == 0 {
+                return;
+            }
+            // Free neighbours on a line, minus the one straight ahead when that repeats a direction.
+            let mut targets = LINE_NEIGHBORS[at_ix] & !(blocked | them);
+            if last < 8 {
+                let ahead = NEIGHBOR[last][at_ix];
+                if ahead != NONE {
+                    targets &= !(1u64 << ahead);
+                }
+            }
+            while targets != 0 {
+                let q = targets.trailing_zeros() as u8;
+                targets &= targets - 1;
+                let d = DIRECTION_TO[at_ix][q as usize] as usize;
+                let a = NEIGHBOR[d][q as usize];
+                if a != NONE && them & (1u64 << a) != 0 {
+                    f(d, CaptureKind::Approach, q, capture_run(a, d, them));
+                }
+                let back = (d + 4) & 7;
+                let w = NEIGHBOR[back][at_ix];
+                if w != NONE && them & (1u64 << w) != 0 {
+                    f(d, CaptureKind::Withdrawal, q, capture_run(w, back, them));
+                }
+            }
+        }
+
+        /// Emits every turn that continues `mv` (whose stone is on `at`) by capturing steps.
+        fn gen_chains(mv: &Move, at: u8, last: usize, blocked: u64, them: u64, out: &mut MoveList) {
+            for_each_capture_step(at, last, blocked, them, |d, kind, q, run| {
+                let mut next = *mv;
+                let to = Point::ALL[q as usize];
+                next.push(Step::new(Direction::from_index(d), kind), to, Bitboard(run));
+                out.push(next);
+                gen_chains(&next, q, d, blocked | (1u64 << q), them & !run, out);
+            });
+        }
+
+        pub(super) fn generate_moves(pos: &Position) -> Vec<Move> {
+            let mut out = MoveList::new();
+            let (us, them) = (pos.us(), pos.them());
+            if us.is_empty() || them.is_empty() {
+                return Vec::new();
+            }
+            let empty = pos.empty();
+            let origins = super::super::capture_origins(us, them, empty);
+            if origins.any() {
+                for from in origins {
+                    gen_chains(&Move::start(from), from as u8, 8, us.0, them.0, &mut out);
+                }
+            } else {
+                for from in us {
+                    for d in Direction::ALL {
+                        if let Some(to) = crate::tables::neighbor(from, d).filter(|&to| empty.contains(to)) {
+                            let mut m = Move::start(from);
+                            m.push(Step::new(d, CaptureKind::Paika), to, Bitboard::EMPTY);
+                            out.push(m);
+                        }
+                    }
+                }
+            }
+            out.to_vec()
+        }
+    }
+
+    #[test]
+    fn generation_order_is_unchanged() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut checked = 0;
+        for _game in 0..300 {
+            let mut p = Position::start();
+            for _ply in 0..80 {
+                let moves = p.legal_moves();
+                let expected = reference::generate_moves(&p);
+                assert_eq!(moves.len(), expected.len(), "{p}");
+                for (m, e) in moves.iter().zip(&expected) {
+                    assert_eq!(m, e, "{p}");
+                    assert_eq!((m.to(), m.captured()), (e.to(), e.captured()), "{p} {m}");
+                }
+                checked += 1;
+                if moves.is_empty() {
+                    break;
+                }
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                p.play_unchecked(&moves[(x % moves.len() as u64) as usize]);
+            }
+        }
+        assert!(checked > 10_000);
     }
 
     #[test]

@@ -121,6 +121,8 @@ pub(crate) struct Edge {
     /// Whether the step raises the point index ([`RISING`]): the approach ray then runs up the
     /// indices and the withdrawal ray down.
     pub rising: bool,
+    /// The direction index of the step.
+    pub direction: u8,
 }
 
 /// `EDGE[p][q]`: the step from `p` to its line neighbour `q` (all empty when they are not
@@ -137,6 +139,7 @@ pub(crate) static EDGE: [[Edge; 45]; 45] = {
         next_targets: 0,
         next_reach: 0,
         rising: false,
+        direction: 0,
     };
     let mut t = [[none; 45]; 45];
     let mut p = 0;
@@ -156,6 +159,7 @@ pub(crate) static EDGE: [[Edge; 45]; 45] = {
                     next_targets: LINE_NEIGHBORS[q] & !STEP[d][q],
                     next_reach: NEXT_REACH[d][q],
                     rising: RISING & (1 << d) != 0,
+                    direction: d as u8,
                 };
             }
             d += 1;
@@ -187,7 +191,9 @@ pub(crate) const LINE_NEIGHBORS: [u64; 45] = {
 };
 
 /// `CAPTURE_REACH[p]`: the points a capturing step from `p` can hit first: its line neighbours
-/// (withdrawal) and the points two steps away along a line (approach).
+/// (withdrawal) and the points two steps away along a line (approach). Only the tests'
+/// reference generator still uses it.
+#[cfg(test)]
 pub(crate) const CAPTURE_REACH: [u64; 45] = {
     let mut t = [0u64; 45];
     let mut p = 0;
@@ -210,7 +216,9 @@ pub(crate) const CAPTURE_REACH: [u64; 45] = {
 };
 
 /// `DIRECTION_TO[p][q]`: the direction index of the line step from `p` to its neighbour `q`
-/// (meaningless when they are not neighbours).
+/// (meaningless when they are not neighbours). Only the tests use it ([`EDGE`] needs no
+/// direction lookup).
+#[cfg(test)]
 pub(crate) const DIRECTION_TO: [[u8; 45]; 45] = {
     let mut t = [[0u8; 45]; 45];
     let mut p = 0;
@@ -274,6 +282,7 @@ mod tests {
                 assert_eq!(DIRECTION_TO[p][q as usize] as usize, d);
                 let e = &EDGE[p][q as usize];
                 assert_eq!(e.victims, e.approach | e.withdrawal);
+                assert_eq!(e.direction as usize, d);
                 assert_eq!(e.approach, STEP[d][q as usize]);
                 assert_eq!(e.approach_ray & e.approach, e.approach);
                 assert_eq!(e.withdrawal_ray & e.withdrawal, e.withdrawal);
