@@ -8,23 +8,55 @@
 use crate::tables::{EDGE, LINE_NEIGHBORS, NEIGHBOR, RAY, RISING};
 use crate::{Bitboard, CaptureKind, Direction, Move, MoveList, Point, Position, Step};
 
-/// Origins whose step in direction `d` lands on an empty point (diagonals only from strong points).
-#[inline]
-fn step_origins(us: Bitboard, empty: Bitboard, d: Direction) -> Bitboard {
-    let movers = us & empty.shift(d.opposite());
-    if d.is_diagonal() { movers & Bitboard::STRONG } else { movers }
+/// Calls `$body` with `$d` bound to each direction index 0..8 as a constant, so that shifts
+/// by direction compile to single shifts.
+macro_rules! each_direction {
+    ($d:ident => $body:block) => {{
+        {
+            const $d: usize = 0;
+            $body
+        }
+        {
+            const $d: usize = 1;
+            $body
+        }
+        {
+            const $d: usize = 2;
+            $body
+        }
+        {
+            const $d: usize = 3;
+            $body
+        }
+        {
+            const $d: usize = 4;
+            $body
+        }
+        {
+            const $d: usize = 5;
+            $body
+        }
+        {
+            const $d: usize = 6;
+            $body
+        }
+        {
+            const $d: usize = 7;
+            $body
+        }
+    }};
 }
 
 /// Stones of the side to move that have a capturing first step.
 #[inline]
 fn capture_origins(us: Bitboard, them: Bitboard, empty: Bitboard) -> Bitboard {
-    let mut any = Bitboard::EMPTY;
-    for d in Direction::ALL {
-        let movers = step_origins(us, empty, d);
-        let back = d.opposite();
-        any |= movers & (them.shift(back).shift(back) | them.shift(d));
-    }
-    any
+    let (us, them, empty) = (us.0, them.0, empty.0);
+    let mut any = 0u64;
+    each_direction!(D => {
+        let back = (D + 4) & 7;
+        any |= steppers(empty, D) & (shift(shift(them, back), back) | shift(them, D));
+    });
+    Bitboard(any & us)
 }
 
 /// Emits every turn that continues `mv` (whose stone is on `at`) by capturing steps, in the
@@ -121,45 +153,6 @@ fn count_chains(at: usize, targets: u64, free: u64, them: u64) -> u64 {
         }
     }
     n
-}
-
-/// Calls `$body` with `$d` bound to each direction index 0..8 as a constant, so that shifts
-/// by direction compile to single shifts.
-macro_rules! each_direction {
-    ($d:ident => $body:block) => {{
-        {
-            const $d: usize = 0;
-            $body
-        }
-        {
-            const $d: usize = 1;
-            $body
-        }
-        {
-            const $d: usize = 2;
-            $body
-        }
-        {
-            const $d: usize = 3;
-            $body
-        }
-        {
-            const $d: usize = 4;
-            $body
-        }
-        {
-            const $d: usize = 5;
-            $body
-        }
-        {
-            const $d: usize = 6;
-            $body
-        }
-        {
-            const $d: usize = 7;
-            $body
-        }
-    }};
 }
 
 /// `b` moved one step in direction index `d` (a geometric shift, see [`Bitboard::shift`]).
@@ -491,7 +484,13 @@ mod tests {
                 return Vec::new();
             }
             let empty = pos.empty();
-            let origins = super::super::capture_origins(us, them, empty);
+            let mut origins = Bitboard::EMPTY;
+            for d in Direction::ALL {
+                let movers = us & empty.shift(d.opposite());
+                let movers = if d.is_diagonal() { movers & Bitboard::STRONG } else { movers };
+                let back = d.opposite();
+                origins |= movers & (them.shift(back).shift(back) | them.shift(d));
+            }
             if origins.any() {
                 for from in origins {
                     gen_chains(&Move::start(from), from as u8, 8, us.0, them.0, &mut out);
