@@ -141,7 +141,23 @@ fn run_beyond(p: usize, d: usize, them: u64) -> u64 {
 /// not depend on what it captured (the captured line lies along the step, which the next step
 /// may neither repeat nor reverse), so one quick test serves its approach and its withdrawal,
 /// before either capture is worked out.
+///
+/// One level of the recursion is unrolled: the steps after the next are counted by a call.
 fn count_chains(at: usize, targets: u64, free: u64, them: u64) -> u64 {
+    chain_steps(at, targets, free, them, |q, targets, free, them| {
+        chain_steps(q, targets, free, them, count_chains)
+    })
+}
+
+/// The body of [`count_chains`], with `deeper` counting the continuations of each step.
+#[inline(always)]
+fn chain_steps(
+    at: usize,
+    targets: u64,
+    free: u64,
+    them: u64,
+    deeper: impl Fn(usize, u64, u64, u64) -> u64,
+) -> u64 {
     let mut n = 0;
     let mut targets = targets & free;
     let edges = &EDGE[at];
@@ -158,11 +174,11 @@ fn count_chains(at: usize, targets: u64, free: u64, them: u64) -> u64 {
         if edge.next_targets & free != 0 && edge.next_reach & them != 0 {
             if approach {
                 let run = run_along(edge.approach_ray, edge.rising, them);
-                n += 1 + count_chains(q, edge.next_targets, free | run, them & !run);
+                n += 1 + deeper(q, edge.next_targets, free | run, them & !run);
             }
             if withdrawal {
                 let run = run_along(edge.withdrawal_ray, !edge.rising, them);
-                n += 1 + count_chains(q, edge.next_targets, free | run, them & !run);
+                n += 1 + deeper(q, edge.next_targets, free | run, them & !run);
             }
         } else {
             n += u64::from(approach) + u64::from(withdrawal);
@@ -235,14 +251,14 @@ fn count_captures(us: u64, them: u64, empty: u64) -> Option<u64> {
             going_on &= going_on - 1;
             let p = NEIGHBOR[(D + 4) & 7][q] as usize;
             let free = empty & !(1u64 << q);
-            let next = EDGE[p][q].next_targets;
+            let edge = &EDGE[p][q];
             if approach[D] & (1u64 << p) != 0 {
-                let run = run_beyond(q, D, them);
-                n += count_chains(q, next, free | run, them & !run);
+                let run = run_along(edge.approach_ray, RISING & (1 << D) != 0, them);
+                n += count_chains(q, edge.next_targets, free | run, them & !run);
             }
             if withdrawal[D] & (1u64 << p) != 0 {
-                let run = run_beyond(p, (D + 4) & 7, them);
-                n += count_chains(q, next, free | run, them & !run);
+                let run = run_along(edge.withdrawal_ray, RISING & (1 << D) == 0, them);
+                n += count_chains(q, edge.next_targets, free | run, them & !run);
             }
         }
     });
