@@ -4,98 +4,378 @@
 //! turns are every capture chain (each stopping point a turn of its own, approach and
 //! withdrawal separate), else every paika step. A position where either side has no stones
 //! has no legal turns (the game is over).
+//!
+//! How it is fast:
+//! - the first capturing steps of all stones are found at once, by shifting the board by each
+//!   direction (as chess generators do for pawns): per direction, the points whose next point
+//!   is empty and whose point beyond (approach) or behind (withdrawal) holds an enemy stone;
+//! - counting (perft's last ply, [`Position::count_moves`]) adds those first steps up by
+//!   population counts and follows only the steps that can go on: whether a step can go on
+//!   does not depend on what it captured, since the captured line lies along the step, which
+//!   the next step may neither repeat nor reverse;
+//! - a chain step reads one entry of the `EDGE` table, indexed by origin and destination
+//!   (victim points, capture rays, where the next step may go), and a captured line is cut
+//!   out of a ray with two bit operations instead of a walk;
+//! - perft's inner plies are played on the two sets of stones alone ([`for_each_turn`]), with
+//!   no list, no [`Move`] and no hash; [`Position::generate_moves`] keeps its order (targets by
+//!   point index, approach before withdrawal, each turn followed by its continuations), which
+//!   the search's transposition table relies on.
 
-use crate::tables::{CAPTURE_REACH, DIRECTION_TO, LINE_NEIGHBORS, NEIGHBOR, NONE};
+use crate::tables::{EDGE, LINE_NEIGHBORS, NEIGHBOR, RAY, RISING};
 use crate::{Bitboard, CaptureKind, Direction, Move, MoveList, Point, Position, Step};
 
-/// Origins whose step in direction `d` lands on an empty point (diagonals only from strong points).
-#[inline]
-fn step_origins(us: Bitboard, empty: Bitboard, d: Direction) -> Bitboard {
-    let movers = us & empty.shift(d.opposite());
-    if d.is_diagonal() { movers & Bitboard::STRONG } else { movers }
+/// Calls `$body` with `$d` bound to each direction index 0..8 as a constant, so that shifts
+/// by direction compile to single shifts.
+macro_rules! each_direction {
+    ($d:ident => $body:block) => {{
+        {
+            const $d: usize = 0;
+            $body
+        }
+        {
+            const $d: usize = 1;
+            $body
+        }
+        {
+            const $d: usize = 2;
+            $body
+        }
+        {
+            const $d: usize = 3;
+            $body
+        }
+        {
+            const $d: usize = 4;
+            $body
+        }
+        {
+            const $d: usize = 5;
+            $body
+        }
+        {
+            const $d: usize = 6;
+            $body
+        }
+        {
+            const $d: usize = 7;
+            $body
+        }
+    }};
 }
 
 /// Stones of the side to move that have a capturing first step.
 #[inline]
 fn capture_origins(us: Bitboard, them: Bitboard, empty: Bitboard) -> Bitboard {
-    let mut any = Bitboard::EMPTY;
-    for d in Direction::ALL {
-        let movers = step_origins(us, empty, d);
-        let back = d.opposite();
-        any |= movers & (them.shift(back).shift(back) | them.shift(d));
-    }
-    any
-}
-
-/// The enemy stones removed by a capture whose first stone is on `start`, running along `d`.
-#[inline]
-fn capture_run(start: u8, d: usize, them: u64) -> u64 {
-    let mut run = 0u64;
-    let mut t = start;
-    while t != NONE && them & (1u64 << t) != 0 {
-        run |= 1u64 << t;
-        t = NEIGHBOR[d][t as usize];
-    }
-    run
-}
-
-/// Calls `f(direction, kind, destination, captured)` for every capturing step of the stone on
-/// `at`, except in direction `last` (8 for none). `blocked` holds the other stones of its side
-/// and every point it has occupied this turn.
-#[inline(always)]
-fn for_each_capture_step(
-    at: u8,
-    last: usize,
-    blocked: u64,
-    them: u64,
-    mut f: impl FnMut(usize, CaptureKind, u8, u64),
-) {
-    let at_ix = at as usize;
-    if CAPTURE_REACH[at_ix] & them == 0 {
-        return;
-    }
-    // Free neighbours on a line, minus the one straight ahead when that repeats a direction.
-    let mut targets = LINE_NEIGHBORS[at_ix] & !(blocked | them);
-    if last < 8 {
-        let ahead = NEIGHBOR[last][at_ix];
-        if ahead != NONE {
-            targets &= !(1u64 << ahead);
-        }
-    }
-    while targets != 0 {
-        let q = targets.trailing_zeros() as u8;
-        targets &= targets - 1;
-        let d = DIRECTION_TO[at_ix][q as usize] as usize;
-        let a = NEIGHBOR[d][q as usize];
-        if a != NONE && them & (1u64 << a) != 0 {
-            f(d, CaptureKind::Approach, q, capture_run(a, d, them));
-        }
-        let back = (d + 4) & 7;
-        let w = NEIGHBOR[back][at_ix];
-        if w != NONE && them & (1u64 << w) != 0 {
-            f(d, CaptureKind::Withdrawal, q, capture_run(w, back, them));
-        }
-    }
-}
-
-/// Emits every turn that continues `mv` (whose stone is on `at`) by capturing steps.
-fn gen_chains(mv: &Move, at: u8, last: usize, blocked: u64, them: u64, out: &mut MoveList) {
-    for_each_capture_step(at, last, blocked, them, |d, kind, q, run| {
-        let mut next = *mv;
-        let to = Point::ALL[q as usize];
-        next.push(Step::new(Direction::from_index(d), kind), to, Bitboard(run));
-        out.push(next);
-        gen_chains(&next, q, d, blocked | (1u64 << q), them & !run, out);
+    let (us, them, empty) = (us.0, them.0, empty.0);
+    let mut any = 0u64;
+    each_direction!(D => {
+        let back = (D + 4) & 7;
+        any |= steppers(empty, D) & (shift(shift(them, back), back) | shift(them, D));
     });
+    Bitboard(any & us)
 }
 
-/// Counts the turns that continue a chain whose stone is on `at`.
-fn count_chains(at: u8, last: usize, blocked: u64, them: u64) -> u64 {
+/// Emits every turn that continues `mv` (whose stone is on `at`) by capturing steps, in the
+/// order of [`Position::generate_moves`]: targets by point index, an approach before a
+/// withdrawal, each turn followed by its own continuations. Arguments as for [`count_chains`].
+fn gen_chains(mv: &Move, at: usize, targets: u64, free: u64, them: u64, out: &mut MoveList) {
+    let mut targets = targets & free;
+    let edges = &EDGE[at];
+    while targets != 0 {
+        let q = targets.trailing_zeros() as usize;
+        targets &= targets - 1;
+        let edge = &edges[q];
+        if edge.victims & them == 0 {
+            continue;
+        }
+        let free = free & !(1u64 << q);
+        let go_on = edge.next_targets & free != 0 && edge.next_reach & them != 0;
+        let direction = Direction::from_index(edge.direction as usize);
+        let to = Point::ALL[q];
+        if edge.approach & them != 0 {
+            let run = run_along(edge.approach_ray, edge.rising, them);
+            let mut next = *mv;
+            next.push(Step::new(direction, CaptureKind::Approach), to, Bitboard(run));
+            out.push(next);
+            if go_on {
+                gen_chains(&next, q, edge.next_targets, free | run, them & !run, out);
+            }
+        }
+        if edge.withdrawal & them != 0 {
+            let run = run_along(edge.withdrawal_ray, !edge.rising, them);
+            let mut next = *mv;
+            next.push(Step::new(direction, CaptureKind::Withdrawal), to, Bitboard(run));
+            out.push(next);
+            if go_on {
+                gen_chains(&next, q, edge.next_targets, free | run, them & !run, out);
+            }
+        }
+    }
+}
+
+/// The unbroken line of `them` at the start of `ray` (the points beyond a point along a line,
+/// running up the indices when `rising`): the enemy stones a capture along it removes.
+#[inline(always)]
+fn run_along(ray: u64, rising: bool, them: u64) -> u64 {
+    let blockers = ray & !them;
+    if rising {
+        // Keep what lies below the lowest blocker.
+        ray & (blockers & blockers.wrapping_neg()).wrapping_sub(1)
+    } else {
+        // Keep what lies above the highest blocker.
+        ray & !((1u64 << (64 - blockers.leading_zeros())) - 1)
+    }
+}
+
+/// The enemy stones removed by a capture whose victims start one step beyond `p` along `d`.
+#[inline(always)]
+fn run_beyond(p: usize, d: usize, them: u64) -> u64 {
+    run_along(RAY[d][p], RISING & (1 << d) != 0, them)
+}
+
+/// Counts the turns that continue a chain whose stone is on `at`. `targets` holds the line
+/// neighbours of `at` it may step to next (all but the one straight ahead), `free` the empty
+/// points it has not occupied this turn.
+///
+/// A step that cannot go on is counted without being followed: whether a step can go on does
+/// not depend on what it captured (the captured line lies along the step, which the next step
+/// may neither repeat nor reverse), so one quick test serves its approach and its withdrawal,
+/// before either capture is worked out.
+///
+/// One level of the recursion is unrolled: the steps after the next are counted by a call.
+fn count_chains(at: usize, targets: u64, free: u64, them: u64) -> u64 {
+    chain_steps(at, targets, free, them, |q, targets, free, them| {
+        chain_steps(q, targets, free, them, count_chains)
+    })
+}
+
+/// The body of [`count_chains`], with `deeper` counting the continuations of each step.
+#[inline(always)]
+fn chain_steps(
+    at: usize,
+    targets: u64,
+    free: u64,
+    them: u64,
+    deeper: impl Fn(usize, u64, u64, u64) -> u64,
+) -> u64 {
     let mut n = 0;
-    for_each_capture_step(at, last, blocked, them, |d, _, q, run| {
-        n += 1 + count_chains(q, d, blocked | (1u64 << q), them & !run);
+    let mut targets = targets & free;
+    let edges = &EDGE[at];
+    while targets != 0 {
+        let q = targets.trailing_zeros() as usize;
+        targets &= targets - 1;
+        let edge = &edges[q];
+        if edge.victims & them == 0 {
+            continue;
+        }
+        let approach = edge.approach & them != 0;
+        let withdrawal = edge.withdrawal & them != 0;
+        let free = free & !(1u64 << q);
+        if edge.next_targets & free != 0 && edge.next_reach & them != 0 {
+            if approach {
+                let run = run_along(edge.approach_ray, edge.rising, them);
+                n += 1 + deeper(q, edge.next_targets, free | run, them & !run);
+            }
+            if withdrawal {
+                let run = run_along(edge.withdrawal_ray, !edge.rising, them);
+                n += 1 + deeper(q, edge.next_targets, free | run, them & !run);
+            }
+        } else {
+            n += u64::from(approach) + u64::from(withdrawal);
+        }
+    }
+    n
+}
+
+/// `b` moved one step in direction index `d` (a geometric shift, see [`Bitboard::shift`]).
+#[inline(always)]
+const fn shift(b: u64, d: usize) -> u64 {
+    Bitboard(b).shift(Direction::from_index(d)).0
+}
+
+/// The points from which a step in direction `d` lands on a point of `empty`, with diagonal
+/// steps only from strong points.
+#[inline(always)]
+const fn steppers(empty: u64, d: usize) -> u64 {
+    let movers = shift(empty, (d + 4) & 7);
+    if d % 2 == 1 { movers & Bitboard::STRONG.0 } else { movers }
+}
+
+/// The number of legal turns when the side to move has stones `us` and must capture, or `None`
+/// when it has no capture.
+///
+/// The first steps of all stones are found at once by shifting the board by each direction,
+/// as chess generators do for pawns; they are counted by population counts, and only those
+/// that can go on (found the same way: the destination has a capturing step in another
+/// direction) are followed one by one.
+#[inline]
+fn count_captures(us: u64, them: u64, empty: u64) -> Option<u64> {
+    // Per direction: the points with a capturing step that way, by approach and by withdrawal.
+    let mut approach = [0u64; 8];
+    let mut withdrawal = [0u64; 8];
+    each_direction!(D => {
+        let movers = steppers(empty, D);
+        approach[D] = movers & shift(shift(them, (D + 4) & 7), (D + 4) & 7);
+        withdrawal[D] = movers & shift(them, D);
+    });
+    // An approach in D needs the next point in D empty, a withdrawal in the opposite direction
+    // needs it taken by an enemy stone: the two sets are disjoint, and one population count
+    // serves both.
+    let mut n = 0u64;
+    each_direction!(D => {
+        n += u64::from(((approach[D] | withdrawal[(D + 4) & 7]) & us).count_ones());
+    });
+    if n == 0 {
+        return None;
+    }
+    let any: [u64; 8] = core::array::from_fn(|d| approach[d] | withdrawal[d]);
+    // others[d]: the points with a capturing step in some direction other than d.
+    let mut below = 0u64;
+    let mut others = [0u64; 8];
+    each_direction!(D => {
+        others[D] = below;
+        below |= any[D];
+    });
+    let mut above = 0u64;
+    each_direction!(E => {
+        const D: usize = 7 - E;
+        others[D] |= above;
+        above |= any[D];
+    });
+    each_direction!(D => {
+        // Destinations of first steps in direction D that may go on (the origin, now empty,
+        // is visited, so a step back never counts: it is not in `empty`).
+        let mut going_on = shift(any[D] & us, D) & others[D];
+        while going_on != 0 {
+            let q = going_on.trailing_zeros() as usize;
+            going_on &= going_on - 1;
+            let p = NEIGHBOR[(D + 4) & 7][q] as usize;
+            let free = empty & !(1u64 << q);
+            let edge = &EDGE[p][q];
+            if approach[D] & (1u64 << p) != 0 {
+                let run = run_along(edge.approach_ray, RISING & (1 << D) != 0, them);
+                n += count_chains(q, edge.next_targets, free | run, them & !run);
+            }
+            if withdrawal[D] & (1u64 << p) != 0 {
+                let run = run_along(edge.withdrawal_ray, RISING & (1 << D) == 0, them);
+                n += count_chains(q, edge.next_targets, free | run, them & !run);
+            }
+        }
+    });
+    Some(n)
+}
+
+/// The number of paika turns (when there is no capture): every step onto an empty point.
+#[inline]
+fn count_paika(us: u64, empty: u64) -> u64 {
+    let mut n = 0;
+    each_direction!(D => {
+        n += u64::from((steppers(empty, D) & us).count_ones());
     });
     n
+}
+
+/// Calls `f(us, them)` with the stones of the side that moved and of the other side after each
+/// legal turn of the position whose side to move has `us` and whose other side has `them`, in
+/// no particular order (perft's order; [`Position::generate_moves`] keeps its own). Nothing is
+/// built but the two sets.
+pub(crate) fn for_each_turn(us: u64, them: u64, f: &mut impl FnMut(u64, u64)) {
+    if us == 0 || them == 0 {
+        return;
+    }
+    let empty = !(us | them) & Bitboard::ALL.0;
+    let mut approach = [0u64; 8];
+    let mut withdrawal = [0u64; 8];
+    let mut any_capture = 0u64;
+    each_direction!(D => {
+        let movers = steppers(empty, D);
+        approach[D] = movers & shift(shift(them, (D + 4) & 7), (D + 4) & 7);
+        withdrawal[D] = movers & shift(them, D);
+        any_capture |= (approach[D] | withdrawal[D]) & us;
+    });
+    if any_capture == 0 {
+        each_direction!(D => {
+            let mut movers = steppers(empty, D) & us;
+            while movers != 0 {
+                let p = movers & movers.wrapping_neg();
+                movers ^= p;
+                f(us ^ p ^ shift(p, D), them);
+            }
+        });
+        return;
+    }
+    let any: [u64; 8] = core::array::from_fn(|d| approach[d] | withdrawal[d]);
+    each_direction!(D => {
+        let mut others = 0u64;
+        for (e, &a) in any.iter().enumerate() {
+            if e != D {
+                others |= a;
+            }
+        }
+        let mut movers = any[D] & us;
+        while movers != 0 {
+            let p = movers.trailing_zeros() as usize;
+            movers &= movers - 1;
+            let q = NEIGHBOR[D][p] as usize;
+            let rest = us & !(1u64 << p);
+            let free = empty & !(1u64 << q);
+            let go_on = others & (1u64 << q) != 0;
+            let next = EDGE[p][q].next_targets;
+            for run in [
+                if approach[D] & (1u64 << p) != 0 { run_beyond(q, D, them) } else { 0 },
+                if withdrawal[D] & (1u64 << p) != 0 { run_beyond(p, (D + 4) & 7, them) } else { 0 },
+            ] {
+                if run != 0 {
+                    f(rest | (1u64 << q), them & !run);
+                    if go_on {
+                        apply_chains(q, next, free | run, them & !run, rest, f);
+                    }
+                }
+            }
+        }
+    });
+}
+
+/// [`for_each_turn`] for the turns that continue a chain whose stone is on `at` (arguments as
+/// for [`count_chains`]; `rest` holds the other stones of the side that moves).
+fn apply_chains(at: usize, targets: u64, free: u64, them: u64, rest: u64, f: &mut impl FnMut(u64, u64)) {
+    let mut targets = targets & free;
+    let edges = &EDGE[at];
+    while targets != 0 {
+        let q = targets.trailing_zeros() as usize;
+        targets &= targets - 1;
+        let edge = &edges[q];
+        if edge.victims & them == 0 {
+            continue;
+        }
+        let free = free & !(1u64 << q);
+        let go_on = edge.next_targets & free != 0 && edge.next_reach & them != 0;
+        for run in [
+            if edge.approach & them != 0 { run_along(edge.approach_ray, edge.rising, them) } else { 0 },
+            if edge.withdrawal & them != 0 { run_along(edge.withdrawal_ray, !edge.rising, them) } else { 0 },
+        ] {
+            if run != 0 {
+                f(rest | (1u64 << q), them & !run);
+                if go_on {
+                    apply_chains(q, edge.next_targets, free | run, them & !run, rest, f);
+                }
+            }
+        }
+    }
+}
+
+/// The number of legal turns of the position whose side to move has `us` and whose other side
+/// has `them`.
+#[inline]
+pub(crate) fn count_turns(us: u64, them: u64) -> u64 {
+    if us == 0 || them == 0 {
+        return 0;
+    }
+    let empty = !(us | them) & Bitboard::ALL.0;
+    match count_captures(us, them, empty) {
+        Some(n) => n,
+        None => count_paika(us, empty),
+    }
 }
 
 impl Position {
@@ -122,9 +402,8 @@ impl Position {
         let origins = capture_origins(us, them, empty);
         if origins.any() {
             for from in origins {
-                let start = Move::start(from);
-                let blocked = us.0; // own stones, with the mover's origin as visited
-                gen_chains(&start, from as u8, 8, blocked, them.0, out);
+                let at = from.index();
+                gen_chains(&Move::start(from), at, LINE_NEIGHBORS[at], empty.0, them.0, out);
             }
         } else {
             for from in us {
@@ -148,17 +427,7 @@ impl Position {
 
     /// The number of legal turns, counted without building them.
     pub fn count_moves(&self) -> u64 {
-        let (us, them) = (self.us(), self.them());
-        if us.is_empty() || them.is_empty() {
-            return 0;
-        }
-        let empty = self.empty();
-        let origins = capture_origins(us, them, empty);
-        if origins.any() {
-            origins.into_iter().map(|from| count_chains(from as u8, 8, us.0, them.0)).sum()
-        } else {
-            Direction::ALL.iter().map(|&d| u64::from(step_origins(us, empty, d).count())).sum()
-        }
+        count_turns(self.us().0, self.them().0)
     }
 }
 
@@ -170,6 +439,134 @@ mod tests {
         let mut v: Vec<String> = p.legal_moves().iter().map(|m| m.to_string()).collect();
         v.sort();
         v
+    }
+
+    /// The generator as it was before the capture tables (kept to check that the order of
+    /// `generate_moves` never changes: the search's table stores indices into it).
+    mod reference {
+        use crate::tables::{CAPTURE_REACH, DIRECTION_TO, LINE_NEIGHBORS, NEIGHBOR, NONE};
+        use crate::{Bitboard, CaptureKind, Direction, Move, MoveList, Point, Position, Step};
+
+        /// The enemy stones removed by a capture whose first stone is on `start`, running along `d`.
+        #[inline]
+        fn capture_run(start: u8, d: usize, them: u64) -> u64 {
+            let mut run = 0u64;
+            let mut t = start;
+            while t != NONE && them & (1u64 << t) != 0 {
+                run |= 1u64 << t;
+                t = NEIGHBOR[d][t as usize];
+            }
+            run
+        }
+
+        /// Calls `f(direction, kind, destination, captured)` for every capturing step of the stone on
+        /// `at`, except in direction `last` (8 for none). `blocked` holds the other stones of its side
+        /// and every point it has occupied this turn.
+        #[inline(always)]
+        fn for_each_capture_step(
+            at: u8,
+            last: usize,
+            blocked: u64,
+            them: u64,
+            mut f: impl FnMut(usize, CaptureKind, u8, u64),
+        ) {
+            let at_ix = at as usize;
+            if CAPTURE_REACH[at_ix] & them == 0 {
+                return;
+            }
+            // Free neighbours on a line, minus the one straight ahead when that repeats a direction.
+            let mut targets = LINE_NEIGHBORS[at_ix] & !(blocked | them);
+            if last < 8 {
+                let ahead = NEIGHBOR[last][at_ix];
+                if ahead != NONE {
+                    targets &= !(1u64 << ahead);
+                }
+            }
+            while targets != 0 {
+                let q = targets.trailing_zeros() as u8;
+                targets &= targets - 1;
+                let d = DIRECTION_TO[at_ix][q as usize] as usize;
+                let a = NEIGHBOR[d][q as usize];
+                if a != NONE && them & (1u64 << a) != 0 {
+                    f(d, CaptureKind::Approach, q, capture_run(a, d, them));
+                }
+                let back = (d + 4) & 7;
+                let w = NEIGHBOR[back][at_ix];
+                if w != NONE && them & (1u64 << w) != 0 {
+                    f(d, CaptureKind::Withdrawal, q, capture_run(w, back, them));
+                }
+            }
+        }
+
+        /// Emits every turn that continues `mv` (whose stone is on `at`) by capturing steps.
+        fn gen_chains(mv: &Move, at: u8, last: usize, blocked: u64, them: u64, out: &mut MoveList) {
+            for_each_capture_step(at, last, blocked, them, |d, kind, q, run| {
+                let mut next = *mv;
+                let to = Point::ALL[q as usize];
+                next.push(Step::new(Direction::from_index(d), kind), to, Bitboard(run));
+                out.push(next);
+                gen_chains(&next, q, d, blocked | (1u64 << q), them & !run, out);
+            });
+        }
+
+        pub(super) fn generate_moves(pos: &Position) -> Vec<Move> {
+            let mut out = MoveList::new();
+            let (us, them) = (pos.us(), pos.them());
+            if us.is_empty() || them.is_empty() {
+                return Vec::new();
+            }
+            let empty = pos.empty();
+            let mut origins = Bitboard::EMPTY;
+            for d in Direction::ALL {
+                let movers = us & empty.shift(d.opposite());
+                let movers = if d.is_diagonal() { movers & Bitboard::STRONG } else { movers };
+                let back = d.opposite();
+                origins |= movers & (them.shift(back).shift(back) | them.shift(d));
+            }
+            if origins.any() {
+                for from in origins {
+                    gen_chains(&Move::start(from), from as u8, 8, us.0, them.0, &mut out);
+                }
+            } else {
+                for from in us {
+                    for d in Direction::ALL {
+                        if let Some(to) = crate::tables::neighbor(from, d).filter(|&to| empty.contains(to)) {
+                            let mut m = Move::start(from);
+                            m.push(Step::new(d, CaptureKind::Paika), to, Bitboard::EMPTY);
+                            out.push(m);
+                        }
+                    }
+                }
+            }
+            out.to_vec()
+        }
+    }
+
+    #[test]
+    fn generation_order_is_unchanged() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut checked = 0;
+        for _game in 0..300 {
+            let mut p = Position::start();
+            for _ply in 0..80 {
+                let moves = p.legal_moves();
+                let expected = reference::generate_moves(&p);
+                assert_eq!(moves.len(), expected.len(), "{p}");
+                for (m, e) in moves.iter().zip(&expected) {
+                    assert_eq!(m, e, "{p}");
+                    assert_eq!((m.to(), m.captured()), (e.to(), e.captured()), "{p} {m}");
+                }
+                checked += 1;
+                if moves.is_empty() {
+                    break;
+                }
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                p.play_unchecked(&moves[(x % moves.len() as u64) as usize]);
+            }
+        }
+        assert!(checked > 10_000);
     }
 
     #[test]

@@ -1,31 +1,30 @@
 //! perft: the number of turn sequences of a given length, the test of a move generator.
 
-use crate::{Move, MoveList, Position};
+use crate::{Move, Position, movegen};
 
 /// The number of sequences of exactly `depth` turns from `pos` (RULES.md, "Counting moves").
 ///
-/// The last ply is counted without being generated or played.
+/// The last ply is counted without being generated or played; the others are played on the
+/// two sets of stones alone (no move list, no [`Move`], no hash), in an order of their own.
 ///
 /// ```
 /// use fanorona_core::{perft, Position};
 /// assert_eq!(perft(&Position::start(), 3), 724);
 /// ```
 pub fn perft(pos: &Position, depth: u32) -> u64 {
-    match depth {
-        0 => 1,
-        1 => pos.count_moves(),
-        _ => {
-            let mut list = MoveList::new();
-            pos.generate_moves(&mut list);
-            list.iter()
-                .map(|m| {
-                    let mut next = *pos;
-                    next.play_unchecked(m);
-                    perft(&next, depth - 1)
-                })
-                .sum()
-        }
+    if depth == 0 { 1 } else { perft_stones(pos.us().0, pos.them().0, depth) }
+}
+
+/// perft of the position whose side to move has `us` and whose other side has `them` (`depth`
+/// at least 1): the turns are played on the two sets alone, with no move list, no `Move` and
+/// no hash.
+fn perft_stones(us: u64, them: u64, depth: u32) -> u64 {
+    if depth == 1 {
+        return movegen::count_turns(us, them);
     }
+    let mut n = 0;
+    movegen::for_each_turn(us, them, &mut |moved, other| n += perft_stones(other, moved, depth - 1));
+    n
 }
 
 /// perft split by first turn: each legal turn with the count below it.

@@ -52,6 +52,127 @@ pub(crate) const RAY: [[u64; 45]; 8] = {
     t
 };
 
+/// `STEP[d][p]`: [`NEIGHBOR`] as a set, empty when there is no neighbour; row 8 (no
+/// direction) is all empty.
+pub(crate) const STEP: [[u64; 45]; 9] = {
+    let mut t = [[0u64; 45]; 9];
+    let mut d = 0;
+    while d < 8 {
+        let mut p = 0;
+        while p < 45 {
+            if NEIGHBOR[d][p] != NONE {
+                t[d][p] = 1 << NEIGHBOR[d][p];
+            }
+            p += 1;
+        }
+        d += 1;
+    }
+    t
+};
+
+/// `NEXT_REACH[d][p]`: the enemy stones that can matter to the next capturing step of a stone
+/// that arrived on `p` by a step in direction `d`: [`CAPTURE_REACH`] without the line along
+/// `d` (that step may neither repeat `d` nor go back).
+pub(crate) const NEXT_REACH: [[u64; 45]; 8] = {
+    let mut t = [[0u64; 45]; 8];
+    let mut last = 0;
+    while last < 8 {
+        let mut p = 0;
+        while p < 45 {
+            let mut d = 0;
+            while d < 8 {
+                let q = NEIGHBOR[d][p];
+                if q != NONE && d != last && d != (last + 4) % 8 {
+                    t[last][p] |= 1 << q;
+                    let a = NEIGHBOR[d][q as usize];
+                    if a != NONE {
+                        t[last][p] |= 1 << a;
+                    }
+                }
+                d += 1;
+            }
+            p += 1;
+        }
+        last += 1;
+    }
+    t
+};
+
+/// One line step of a capture chain, from a point in one direction, as the counting generator
+/// needs it: every set is precomputed so that a step costs a few loads and masks.
+#[derive(Clone, Copy, Debug)]
+#[repr(align(64))]
+pub(crate) struct Edge {
+    /// Both first victims: `approach | withdrawal`.
+    pub victims: u64,
+    /// The first enemy stone an approach would take: the point beyond the destination.
+    pub approach: u64,
+    /// The first enemy stone a withdrawal would take: the point behind the origin.
+    pub withdrawal: u64,
+    /// The line an approach captures along: [`RAY`] from the destination in the direction.
+    pub approach_ray: u64,
+    /// The line a withdrawal captures along: [`RAY`] from the origin, backwards.
+    pub withdrawal_ray: u64,
+    /// The destination's line neighbours without the one straight ahead: where the next step
+    /// may go, before removing what is occupied or visited.
+    pub next_targets: u64,
+    /// [`NEXT_REACH`] of the destination after this step.
+    pub next_reach: u64,
+    /// Whether the step raises the point index ([`RISING`]): the approach ray then runs up the
+    /// indices and the withdrawal ray down.
+    pub rising: bool,
+    /// The direction index of the step.
+    pub direction: u8,
+}
+
+/// `EDGE[p][q]`: the step from `p` to its line neighbour `q` (all empty when they are not
+/// neighbours). Indexed by the destination, so that a generator walking a set of targets
+/// needs no direction lookup; only the 216 entries of real steps are ever read. Computed at
+/// compile time; a `static` so that the 130 KB table exists once.
+pub(crate) static EDGE: [[Edge; 45]; 45] = {
+    let none = Edge {
+        victims: 0,
+        approach: 0,
+        withdrawal: 0,
+        approach_ray: 0,
+        withdrawal_ray: 0,
+        next_targets: 0,
+        next_reach: 0,
+        rising: false,
+        direction: 0,
+    };
+    let mut t = [[none; 45]; 45];
+    let mut p = 0;
+    while p < 45 {
+        let mut d = 0;
+        while d < 8 {
+            let q = NEIGHBOR[d][p];
+            if q != NONE {
+                let q = q as usize;
+                let back = (d + 4) % 8;
+                t[p][q] = Edge {
+                    victims: STEP[d][q] | STEP[back][p],
+                    approach: STEP[d][q],
+                    withdrawal: STEP[back][p],
+                    approach_ray: RAY[d][q],
+                    withdrawal_ray: RAY[back][p],
+                    next_targets: LINE_NEIGHBORS[q] & !STEP[d][q],
+                    next_reach: NEXT_REACH[d][q],
+                    rising: RISING & (1 << d) != 0,
+                    direction: d as u8,
+                };
+            }
+            d += 1;
+        }
+        p += 1;
+    }
+    t
+};
+
+/// Bit `d` is set when a step in direction `d` raises the point index (north, north-east,
+/// east, north-west).
+pub(crate) const RISING: u32 = 0b1000_0111;
+
 /// `LINE_NEIGHBORS[p]`: every point one step from `p` along a line.
 pub(crate) const LINE_NEIGHBORS: [u64; 45] = {
     let mut t = [0u64; 45];
@@ -70,7 +191,9 @@ pub(crate) const LINE_NEIGHBORS: [u64; 45] = {
 };
 
 /// `CAPTURE_REACH[p]`: the points a capturing step from `p` can hit first: its line neighbours
-/// (withdrawal) and the points two steps away along a line (approach).
+/// (withdrawal) and the points two steps away along a line (approach). Only the tests'
+/// reference generator still uses it.
+#[cfg(test)]
 pub(crate) const CAPTURE_REACH: [u64; 45] = {
     let mut t = [0u64; 45];
     let mut p = 0;
@@ -93,7 +216,9 @@ pub(crate) const CAPTURE_REACH: [u64; 45] = {
 };
 
 /// `DIRECTION_TO[p][q]`: the direction index of the line step from `p` to its neighbour `q`
-/// (meaningless when they are not neighbours).
+/// (meaningless when they are not neighbours). Only the tests use it ([`EDGE`] needs no
+/// direction lookup).
+#[cfg(test)]
 pub(crate) const DIRECTION_TO: [[u8; 45]; 45] = {
     let mut t = [[0u8; 45]; 45];
     let mut p = 0;
@@ -144,5 +269,24 @@ mod tests {
         assert_eq!(ray(Point::A1, Direction::NorthEast).count(), 4);
         assert_eq!(ray(Point::A1, Direction::East).count(), 8);
         assert!(ray(Point::B1, Direction::NorthEast).is_empty());
+    }
+
+    #[test]
+    fn edges() {
+        for p in 0..45 {
+            for d in 0..8 {
+                let q = NEIGHBOR[d][p];
+                if q == NONE {
+                    continue;
+                }
+                assert_eq!(DIRECTION_TO[p][q as usize] as usize, d);
+                let e = &EDGE[p][q as usize];
+                assert_eq!(e.victims, e.approach | e.withdrawal);
+                assert_eq!(e.direction as usize, d);
+                assert_eq!(e.approach, STEP[d][q as usize]);
+                assert_eq!(e.approach_ray & e.approach, e.approach);
+                assert_eq!(e.withdrawal_ray & e.withdrawal, e.withdrawal);
+            }
+        }
     }
 }

@@ -23,6 +23,23 @@ fn random_position(seed: u64, plies: usize) -> Position {
     p
 }
 
+/// perft through the public generator only: `generate_moves` and `play_unchecked` at every
+/// ply, the list's length at the last (the reference for perft's own fast paths).
+fn perft_by_generation(p: &Position, depth: u32) -> u64 {
+    let moves = p.legal_moves();
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    moves
+        .iter()
+        .map(|m| {
+            let mut q = *p;
+            q.play_unchecked(m);
+            perft_by_generation(&q, depth - 1)
+        })
+        .sum()
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
 
@@ -70,6 +87,14 @@ proptest! {
         // Compulsory capture: all turns capture, or none does.
         prop_assert!(moves.iter().all(|m| m.is_paika()) || moves.iter().all(|m| !m.is_paika()));
         prop_assert_eq!(p.has_capture(), moves.iter().any(|m| !m.is_paika()));
+    }
+
+    #[test]
+    fn perft_agrees_with_the_generator(seed in any::<u64>(), plies in 0usize..60) {
+        let p = random_position(seed, plies);
+        for depth in 1..=3 {
+            prop_assert_eq!(perft(&p, depth), perft_by_generation(&p, depth), "{} depth {}", p, depth);
+        }
     }
 
     #[test]
