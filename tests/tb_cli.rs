@@ -155,3 +155,31 @@ fn the_engine_plays_perfectly_from_the_tables() {
     assert!(out.contains("score win 1"), "{out}");
     assert!(out.contains("bestmove a1b1+"), "{out}");
 }
+
+#[test]
+fn eval_adjudicates_table_positions() {
+    let dir = tables();
+    let book = dir.path().join("book.txt");
+    // White to move takes the last black stone: a table win for White at once.
+    std::fs::write(&book, "9/9/9/9/W1B6 w\n").expect("write");
+    let o = fanorona(&[
+        "eval",
+        "-e",
+        "random",
+        "-e",
+        "random",
+        "-n",
+        "2",
+        "--openings",
+        path(&book),
+        "--tb",
+        path(dir.path()),
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("one JSON object");
+    assert_eq!(v["terminations"]["tablebase adjudication"], 2, "{v}");
+    let o =
+        fanorona(&["eval", "-e", "random", "-e", "random", "-n", "2", "--tb", path(&dir.path().join("no"))]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}

@@ -3,8 +3,9 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use fanorona_core::{Color, DrawRules, Game, Outcome, Position};
+use fanorona_core::{Color, DrawRules, Game, Outcome, Position, Termination};
 use fanorona_data::TurnInfo;
+use fanorona_tb::{Tablebase, Wdl};
 
 use crate::external::Fault;
 use crate::seat::{ClockState, Seat};
@@ -18,10 +19,25 @@ pub(crate) struct Played {
     pub fault: Option<(Color, Fault)>,
 }
 
-/// Plays from `start` with `white` and `black`; `None` when `stop` was raised meanwhile.
+/// The tables' verdict on the game's position, if they cover it: the value of its best turn
+/// under the no-progress rule, with the quiet turns played so far.
+fn adjudicate(tb: &Tablebase, game: &Game) -> Option<Outcome> {
+    let pos = game.position();
+    let best = tb.best_moves(pos, game.quiet_plies(), game.rules().max_quiet_plies).ok()?;
+    let winner = match best.first()?.rule_value.wdl() {
+        Wdl::Win => Some(pos.turn()),
+        Wdl::Draw => None,
+        Wdl::Loss => Some(pos.turn().other()),
+    };
+    Some(Outcome { winner, termination: Termination::Tablebase })
+}
+
+/// Plays from `start` with `white` and `black`, adjudicated by `tb` when given; `None` when
+/// `stop` was raised meanwhile.
 pub(crate) fn play_game(
     start: Position,
     rules: DrawRules,
+    tb: Option<&Tablebase>,
     white: &mut Seat,
     black: &mut Seat,
     seeds: [u64; 2],
@@ -50,6 +66,10 @@ pub(crate) fn play_game(
     while game.outcome().is_none() {
         if stop.load(Ordering::Relaxed) {
             return None;
+        }
+        if let Some(outcome) = tb.and_then(|tb| adjudicate(tb, &game)) {
+            game.set_outcome(outcome);
+            break;
         }
         let side = game.position().turn();
         let seat = if side == Color::White { &mut *white } else { &mut *black };
