@@ -183,3 +183,32 @@ fn eval_adjudicates_table_positions() {
         fanorona(&["eval", "-e", "random", "-e", "random", "-n", "2", "--tb", path(&dir.path().join("no"))]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }
+
+#[test]
+fn selfplay_stops_games_at_table_positions() {
+    let dir = tables();
+    let out = dir.path().join("games.bin");
+    let o = fanorona(&[
+        "selfplay",
+        "-n",
+        "10",
+        "--white",
+        "random",
+        "--black",
+        "random",
+        "--tb",
+        path(dir.path()),
+        "--out",
+        path(&out),
+        "--json",
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = fanorona(&["data", "validate", path(&out)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Random games from the start (seed 1) reach 3 stones in some of the ten.
+    let o = fanorona(&["data", "stats", path(&out)]);
+    assert!(stdout(&o).contains("Tablebase"), "{}", stdout(&o));
+    let o = fanorona(&["selfplay", "-n", "1", "--tb", path(&dir.path().join("no")), "--out", path(&out)]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}

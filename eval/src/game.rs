@@ -3,9 +3,9 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use fanorona_core::{Color, DrawRules, Game, Outcome, Position, Termination};
+use fanorona_core::{Color, DrawRules, Game, Outcome, Position};
 use fanorona_data::TurnInfo;
-use fanorona_tb::{Tablebase, Wdl};
+use fanorona_tb::Tablebase;
 
 use crate::external::Fault;
 use crate::seat::{ClockState, Seat};
@@ -17,19 +17,6 @@ pub(crate) struct Played {
     pub info: Vec<TurnInfo>,
     /// The side whose engine failed, with why.
     pub fault: Option<(Color, Fault)>,
-}
-
-/// The tables' verdict on the game's position, if they cover it: the value of its best turn
-/// under the no-progress rule, with the quiet turns played so far.
-fn adjudicate(tb: &Tablebase, game: &Game) -> Option<Outcome> {
-    let pos = game.position();
-    let best = tb.best_moves(pos, game.quiet_plies(), game.rules().max_quiet_plies).ok()?;
-    let winner = match best.first()?.rule_value.wdl() {
-        Wdl::Win => Some(pos.turn()),
-        Wdl::Draw => None,
-        Wdl::Loss => Some(pos.turn().other()),
-    };
-    Some(Outcome { winner, termination: Termination::Tablebase })
 }
 
 /// Plays from `start` with `white` and `black`, adjudicated by `tb` when given; `None` when
@@ -67,7 +54,7 @@ pub(crate) fn play_game(
         if stop.load(Ordering::Relaxed) {
             return None;
         }
-        if let Some(outcome) = tb.and_then(|tb| adjudicate(tb, &game)) {
+        if let Some(outcome) = tb.and_then(|tb| tb.adjudicate(&game)) {
             game.set_outcome(outcome);
             break;
         }

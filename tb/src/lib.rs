@@ -21,6 +21,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod adjudicate;
 mod error;
 pub mod format;
 mod generate;
