@@ -130,6 +130,10 @@ fn bad_input_exits_2_and_says_why() {
     assert!(stderr(&o).contains("version 7"), "{}", stderr(&o));
     assert_eq!(std::fs::read(&file).expect("read"), other);
 
+    let o =
+        fanorona(&["tb", "probe", "--tb", path(&dir.path().join("nowhere")), "--position", "9/9/9/9/W1B6 w"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+
     let o = fanorona(&["engine", "--tb", path(&dir.path().join("nowhere"))]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }

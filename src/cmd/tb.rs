@@ -72,9 +72,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     }
 }
 
-/// A table error as the command line reports it: a bad file or argument is bad input (exit
-/// 2), an I/O failure is a failure (exit 1).
-fn tb_error(what: &str, e: TbError) -> anyhow::Error {
+/// A generation error as the command line reports it: a bad table file or argument is bad
+/// input (exit 2), a failure to read, write or compute is a failure (exit 1).
+fn generate_error(what: &str, e: TbError) -> anyhow::Error {
     match e {
         TbError::Read { .. } | TbError::Write { .. } | TbError::Threads(_) | TbError::DtcOverflow { .. } => {
             anyhow::Error::new(e).context(what.to_string())
@@ -136,7 +136,7 @@ fn run_generate(args: &GenerateArgs) -> anyhow::Result<()> {
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    result.map_err(|e| tb_error(&format!("generating tables in {}", args.out.display()), e))?;
+    result.map_err(|e| generate_error(&format!("generating tables in {}", args.out.display()), e))?;
     let reports = reports.into_inner().unwrap_or_else(|e| e.into_inner());
     let seconds = start.elapsed().as_secs_f64();
     let bytes: u64 = reports.iter().map(|r| r.bytes).sum();
@@ -197,8 +197,10 @@ fn read_positions(args: &ProbeArgs) -> anyhow::Result<Vec<Position>> {
     Ok(out)
 }
 
+/// The tables of `--tb`; any error opening them (a missing directory or file included) is bad
+/// input.
 fn open(dir: &Path) -> anyhow::Result<Tablebase> {
-    Tablebase::open(dir).map_err(|e| tb_error(&format!("opening the tables in {}", dir.display()), e))
+    Tablebase::open(dir).map_err(|e| bad_input(format!("opening the tables in {}", dir.display()), e))
 }
 
 fn run_probe(args: &ProbeArgs) -> anyhow::Result<()> {
