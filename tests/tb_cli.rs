@@ -216,3 +216,26 @@ fn selfplay_stops_games_at_table_positions() {
     let o = fanorona(&["selfplay", "-n", "1", "--tb", path(&dir.path().join("no")), "--out", path(&out)]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }
+
+#[test]
+fn engine_tb_flag_loads_the_tables() {
+    let dir = tables();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fanorona"))
+        .args(["engine", "--eval", "material", "--tb", path(dir.path())])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let script = "fep\nposition fen 9/9/9/9/W1B6 w\ngo movetime 50\nisready\nsetoption name TablebasePath value \
+                  /nonexistent/tables\nisready\nquit\n";
+    child.stdin.take().expect("stdin").write_all(script.as_bytes()).expect("write");
+    let o = child.wait_with_output().expect("engine ends");
+    let out = stdout(&o);
+    assert!(
+        out.contains(&format!("option name TablebasePath type string default {}", path(dir.path()))),
+        "{out}"
+    );
+    assert!(out.contains("bestmove a1b1+"), "{out}");
+    assert!(out.contains("info string TablebasePath not set"), "{out}");
+}
