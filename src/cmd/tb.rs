@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use fanorona_core::{DrawRules, Position};
-use fanorona_tb::{GenerateOptions, ProbeError, TableReport, Tablebase, TbError, Value, generate, plan};
+use fanorona_tb::{
+    Event, GenerateOptions, ProbeError, TableReport, Tablebase, TbError, Value, generate_with_events, plan,
+};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::exit::bad_input;
@@ -114,7 +116,16 @@ fn run_generate(args: &GenerateArgs) -> anyhow::Result<()> {
     let reports = std::sync::Mutex::new(Vec::new());
     let json = args.json;
     let start = Instant::now();
-    let on_table = |r: &TableReport| {
+    let on_event = |e: &Event| {
+        let r = match e {
+            Event::Level { sig, level } => {
+                if let Some(bar) = &bar {
+                    bar.set_message(format!("{sig}: dtc {level} done"));
+                }
+                return;
+            }
+            Event::Table(r) => r,
+        };
         if let Some(bar) = &bar {
             bar.inc(1);
             bar.set_message(r.sig.to_string());
@@ -132,7 +143,7 @@ fn run_generate(args: &GenerateArgs) -> anyhow::Result<()> {
         reports.lock().unwrap_or_else(|e| e.into_inner()).push(*r);
     };
     let opts = GenerateOptions { stones: args.stones, threads: args.threads };
-    let result = generate(&args.out, opts, &on_table);
+    let result = generate_with_events(&args.out, opts, &on_event);
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }

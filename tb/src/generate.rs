@@ -51,6 +51,20 @@ pub struct TableReport {
     pub seconds: f64,
 }
 
+/// What a generation reports as it goes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Event {
+    /// A signature (with its twin) is being solved: every position up to this dtc is decided.
+    Level {
+        /// The signature (the twin with more stones to move).
+        sig: Signature,
+        /// The dtc level just finished.
+        level: u32,
+    },
+    /// A table is finished (generated or reused).
+    Table(TableReport),
+}
+
 /// Every signature of a generation, in the order they are done.
 pub fn plan(stones: u32) -> Vec<Signature> {
     Signature::up_to(stones).collect()
@@ -66,6 +80,22 @@ pub fn generate(
     dir: &Path,
     opts: GenerateOptions,
     report: &(dyn Fn(&TableReport) + Sync),
+) -> Result<Tablebase, TbError> {
+    generate_with_events(dir, opts, &|e| {
+        if let Event::Table(r) = e {
+            report(r);
+        }
+    })
+}
+
+/// [`generate`], reporting each finished dtc level of the table being solved too.
+///
+/// # Errors
+/// As [`generate`].
+pub fn generate_with_events(
+    dir: &Path,
+    opts: GenerateOptions,
+    report: &(dyn Fn(&Event) + Sync),
 ) -> Result<Tablebase, TbError> {
     if !(2..=crate::MAX_TB_STONES).contains(&opts.stones) {
         return Err(TbError::BadStones(opts.stones));
@@ -92,11 +122,7 @@ fn check_versions(dir: &Path) -> Result<(), TbError> {
     Ok(())
 }
 
-fn generate_all(
-    dir: &Path,
-    stones: u32,
-    report: &(dyn Fn(&TableReport) + Sync),
-) -> Result<Tablebase, TbError> {
+fn generate_all(dir: &Path, stones: u32, report: &(dyn Fn(&Event) + Sync)) -> Result<Tablebase, TbError> {
     let mut tb = Tablebase::default();
     for sig in plan(stones).into_iter().filter(|s| s.us() >= s.them()) {
         let twins: Vec<Signature> = if sig.us() == sig.them() { vec![sig] } else { vec![sig, sig.swapped()] };
@@ -109,7 +135,7 @@ fn generate_all(
         let tables = if reused.iter().all(|&r| r) {
             found.into_iter().flatten().collect()
         } else {
-            let solved = solve(&tb, &twins)?;
+            let solved = solve(&tb, &twins, &|level| report(&Event::Level { sig, level }))?;
             for (table, &r) in solved.iter().zip(&reused) {
                 if !r {
                     let sig = table.signature();
@@ -122,7 +148,8 @@ fn generate_all(
         for (table, reused) in tables.into_iter().zip(reused) {
             let bytes = fs::metadata(dir.join(table.signature().file_name())).map_or(0, |m| m.len());
             let seconds = if reused { 0.0 } else { seconds };
-            report(&TableReport { sig: table.signature(), counts: table.counts(), bytes, reused, seconds });
+            let r = TableReport { sig: table.signature(), counts: table.counts(), bytes, reused, seconds };
+            report(&Event::Table(r));
             tb.insert(table);
         }
     }
@@ -150,7 +177,7 @@ impl Work {
 }
 
 /// Solves a signature and its twin (or a symmetric signature alone) from the smaller tables.
-fn solve(smaller: &Tablebase, sigs: &[Signature]) -> Result<Vec<Table>, TbError> {
+fn solve(smaller: &Tablebase, sigs: &[Signature], on_level: &dyn Fn(u32)) -> Result<Vec<Table>, TbError> {
     let works: Vec<Work> = sigs.iter().map(|&s| Work::new(s)).collect();
     let partner = |k: usize| if works.len() == 1 { 0 } else { 1 - k };
     let top = AtomicU32::new(0);
@@ -178,6 +205,7 @@ fn solve(smaller: &Tablebase, sigs: &[Signature]) -> Result<Vec<Table>, TbError>
         if overflow.load(Ordering::Relaxed) {
             return Err(TbError::DtcOverflow { sig: sigs[0], dtc: level + 1 });
         }
+        on_level(level);
         level += 1;
     }
     Ok(works.into_iter().map(finish).collect())

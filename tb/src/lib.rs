@@ -35,7 +35,7 @@ mod value;
 
 pub use error::{ProbeError, TbError};
 pub use format::Counts;
-pub use generate::{GenerateOptions, TableReport, generate, plan};
+pub use generate::{Event, GenerateOptions, TableReport, generate, generate_with_events, plan};
 pub use index::Indexer;
 pub use root::RootMove;
 pub use signature::{MAX_TB_STONES, Signature};

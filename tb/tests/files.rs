@@ -149,3 +149,25 @@ fn probes_beyond_the_tables_fail() {
         Err(TbError::BadStones(9))
     ));
 }
+
+#[test]
+fn generation_reports_levels_then_tables() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let events = Mutex::new(Vec::new());
+    fanorona_tb::generate_with_events(dir.path(), GenerateOptions { stones: 3, threads: 1 }, &|e| {
+        events.lock().unwrap_or_else(|e| e.into_inner()).push(*e);
+    })
+    .expect("generate");
+    let events = events.into_inner().unwrap_or_else(|e| e.into_inner());
+    let tables = events.iter().filter(|e| matches!(e, fanorona_tb::Event::Table(_))).count();
+    assert_eq!(tables, 3);
+    let levels: Vec<u32> = events
+        .iter()
+        .filter_map(|e| match e {
+            fanorona_tb::Event::Level { sig, level } if sig.to_string() == "2v1" => Some(*level),
+            _ => None,
+        })
+        .collect();
+    assert!(levels.len() > 2 && levels.windows(2).all(|w| w[1] == w[0] + 1), "{levels:?}");
+    assert!(matches!(events.last(), Some(fanorona_tb::Event::Table(_))));
+}
