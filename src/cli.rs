@@ -34,6 +34,8 @@ enum Command {
     Data(cmd::data::Args),
     /// Engine matches: Elo with intervals, SPRT; gauntlets and round robins with ratings.
     Eval(cmd::eval::Args),
+    /// Endgame tablebases: generate every position up to N stones, probe positions.
+    Tb(cmd::tb::Args),
     /// Train the value network on record files (burn), exported for `eval=net:PATH`.
     #[cfg(feature = "train")]
     Train(cmd::train::Args),
@@ -56,6 +58,7 @@ pub fn run() -> anyhow::Result<()> {
         Command::Selfplay(a) => cmd::selfplay::run(a),
         Command::Data(a) => cmd::data::run(a),
         Command::Eval(a) => cmd::eval::run(a),
+        Command::Tb(a) => cmd::tb::run(a),
         #[cfg(feature = "train")]
         Command::Train(a) => cmd::train::run(a),
         #[cfg(feature = "train")]

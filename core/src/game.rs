@@ -50,6 +50,8 @@ pub enum Termination {
     EngineFailure,
     /// The game was stopped and scored by an outside decision.
     Adjudication,
+    /// The game reached a position the endgame tables cover and was scored by them.
+    Tablebase,
 }
 
 impl fmt::Display for Termination {
@@ -64,6 +66,7 @@ impl fmt::Display for Termination {
             Termination::TimeForfeit => "time forfeit",
             Termination::EngineFailure => "engine failure",
             Termination::Adjudication => "adjudication",
+            Termination::Tablebase => "tablebase adjudication",
         })
     }
 }

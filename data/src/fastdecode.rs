@@ -75,6 +75,7 @@ fn termination(v: u64) -> Option<Termination> {
         6 => Termination::TimeForfeit,
         7 => Termination::EngineFailure,
         8 => Termination::Adjudication,
+        9 => Termination::Tablebase,
         _ => return None,
     })
 }

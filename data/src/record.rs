@@ -217,7 +217,8 @@ impl GameRecord {
             Termination::IllegalMove
             | Termination::TimeForfeit
             | Termination::EngineFailure
-            | Termination::Adjudication => {}
+            | Termination::Adjudication
+            | Termination::Tablebase => {}
         }
         Ok(())
     }

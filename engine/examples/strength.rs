@@ -79,6 +79,7 @@ fn build(who: &Who, seed: u64) -> Box<dyn Player> {
                 movetime: None,
                 hash_mib: 16,
                 eval: EvalSpec::Handcrafted,
+                tb: None,
             };
             Box::new(AlphaBetaPlayer::new(
                 spec,

@@ -11,6 +11,7 @@ pub mod rng;
 pub mod score;
 pub mod search;
 pub mod spec;
+pub mod tablebase;
 pub mod turn_input;
 
 pub use eval::Evaluator;

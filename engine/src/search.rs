@@ -6,6 +6,7 @@ mod limits;
 pub mod mobility;
 mod root;
 mod searcher;
+mod tablebase;
 pub mod tt;
 
 pub use limits::Limits;

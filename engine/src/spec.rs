@@ -1,5 +1,6 @@
 //! Player specs: `random`, `greedy`, `alphabeta:depth=4,eval=handcrafted`,
-//! `alphabeta:nodes=20000,eval=net:PATH`, `alphabeta:depth=3,movetime=100,hash=16,eval=material`.
+//! `alphabeta:nodes=20000,eval=net:PATH`, `alphabeta:depth=3,movetime=100,hash=16,eval=material`,
+//! `alphabeta:movetime=100,tb=DIR` (endgame tables from `fanorona tb generate`).
 //!
 //! A spec is a kind, then optionally `:` and comma-separated `key=value` pairs. A value may
 //! itself contain `:` (as in `net:PATH`), but not `,`.
@@ -40,6 +41,8 @@ pub struct AlphaBetaSpec {
     pub hash_mib: usize,
     /// The evaluator.
     pub eval: EvalSpec,
+    /// A directory of endgame tables to probe (`tb=DIR`), if any.
+    pub tb: Option<PathBuf>,
 }
 
 impl AlphaBetaSpec {
@@ -117,6 +120,14 @@ pub enum SpecError {
     #[error("cannot load network {path}: {reason}")]
     Net {
         /// The file.
+        path: PathBuf,
+        /// Why.
+        reason: String,
+    },
+    /// The endgame tables could not be opened.
+    #[error("cannot open the endgame tables in {path}: {reason}")]
+    Tablebase {
+        /// The directory.
         path: PathBuf,
         /// Why.
         reason: String,
@@ -204,6 +215,7 @@ fn parse_alphabeta(params: &str) -> Result<AlphaBetaSpec, SpecError> {
         movetime: None,
         hash_mib: DEFAULT_HASH_MIB,
         eval: EvalSpec::Handcrafted,
+        tb: None,
     };
     let mut seen: Vec<&str> = Vec::new();
     for part in params.split(',').map(str::trim).filter(|p| !p.is_empty()) {
@@ -239,11 +251,21 @@ fn parse_alphabeta(params: &str) -> Result<AlphaBetaSpec, SpecError> {
                 spec.hash_mib = h;
             }
             "eval" => spec.eval = value.parse()?,
+            "tb" => {
+                if value.is_empty() {
+                    return Err(SpecError::BadValue {
+                        key: key.into(),
+                        value: value.into(),
+                        reason: "needs a directory of endgame tables".into(),
+                    });
+                }
+                spec.tb = Some(PathBuf::from(value));
+            }
             _ => {
                 return Err(SpecError::UnknownKey {
                     kind: "alphabeta".into(),
                     key: key.to_string(),
-                    expected: "depth, nodes, movetime, hash, eval",
+                    expected: "depth, nodes, movetime, hash, eval, tb",
                 });
             }
         }
@@ -283,7 +305,7 @@ impl FromStr for PlayerSpec {
 
 impl fmt::Display for PlayerSpec {
     /// The canonical text: `alphabeta:` then depth, nodes, movetime, hash (when not the
-    /// default) and eval, in that order.
+    /// default), eval and tb (when set), in that order.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PlayerSpec::Random => f.write_str("random"),
@@ -302,7 +324,11 @@ impl fmt::Display for PlayerSpec {
                 if a.hash_mib != DEFAULT_HASH_MIB {
                     write!(f, "hash={},", a.hash_mib)?;
                 }
-                write!(f, "eval={}", a.eval)
+                write!(f, "eval={}", a.eval)?;
+                if let Some(tb) = &a.tb {
+                    write!(f, ",tb={}", tb.display())?;
+                }
+                Ok(())
             }
         }
     }
@@ -318,7 +344,13 @@ impl PlayerSpec {
             PlayerSpec::Random => Box::new(RandomPlayer::new(seed)),
             PlayerSpec::Greedy => Box::new(GreedyPlayer::new(seed)),
             PlayerSpec::AlphaBeta(a) => {
-                Box::new(AlphaBetaPlayer::new(a.clone(), a.eval.build()?, seed, self.to_string()))
+                let mut player = AlphaBetaPlayer::new(a.clone(), a.eval.build()?, seed, self.to_string());
+                if let Some(dir) = &a.tb {
+                    let tb = crate::tablebase::open_shared(dir)
+                        .map_err(|e| SpecError::Tablebase { path: dir.clone(), reason: e.to_string() })?;
+                    player.searcher_mut().set_tablebase(Some(tb));
+                }
+                Box::new(player)
             }
         })
     }
@@ -348,6 +380,7 @@ mod tests {
             "alphabeta:nodes=20000,eval=net:/tmp/a:b.net",
         );
         round_trip("alphabeta:depth=2,hash=0", "alphabeta:depth=2,hash=0,eval=handcrafted");
+        round_trip("alphabeta:tb=/tmp/tables,depth=2", "alphabeta:depth=2,eval=handcrafted,tb=/tmp/tables");
         let spec: PlayerSpec = "alphabeta:nodes=20000,eval=net:runs/x.net".parse().unwrap();
         assert!(
             matches!(spec, PlayerSpec::AlphaBeta(AlphaBetaSpec { eval: EvalSpec::Net(ref p), .. }) if p == Path::new("runs/x.net"))
@@ -381,5 +414,7 @@ mod tests {
         }
         let net: PlayerSpec = "alphabeta:depth=2,eval=net:/nonexistent/file.net".parse().unwrap();
         assert!(matches!(net.build(1), Err(SpecError::Net { .. })));
+        let tb: PlayerSpec = "alphabeta:depth=2,tb=/nonexistent/tables".parse().unwrap();
+        assert!(matches!(tb.build(1), Err(SpecError::Tablebase { .. })));
     }
 }

@@ -46,6 +46,14 @@ pub enum EvalError {
     /// The game record file failed.
     #[error(transparent)]
     Data(#[from] DataError),
+    /// The endgame tables for adjudication cannot be opened.
+    #[error("cannot open the endgame tables in {}: {reason}", dir.display())]
+    Tablebase {
+        /// The directory.
+        dir: PathBuf,
+        /// Why.
+        reason: String,
+    },
     /// `--resume` found no match it can continue.
     #[error("cannot resume from {}: {reason}", dir.display())]
     Resume {
@@ -65,6 +73,7 @@ impl EvalError {
                 | EvalError::Openings { .. }
                 | EvalError::Config(_)
                 | EvalError::Resume { .. }
+                | EvalError::Tablebase { .. }
         )
     }
 

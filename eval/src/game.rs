@@ -5,6 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use fanorona_core::{Color, DrawRules, Game, Outcome, Position};
 use fanorona_data::TurnInfo;
+use fanorona_tb::Tablebase;
 
 use crate::external::Fault;
 use crate::seat::{ClockState, Seat};
@@ -18,10 +19,12 @@ pub(crate) struct Played {
     pub fault: Option<(Color, Fault)>,
 }
 
-/// Plays from `start` with `white` and `black`; `None` when `stop` was raised meanwhile.
+/// Plays from `start` with `white` and `black`, adjudicated by `tb` when given; `None` when
+/// `stop` was raised meanwhile.
 pub(crate) fn play_game(
     start: Position,
     rules: DrawRules,
+    tb: Option<&Tablebase>,
     white: &mut Seat,
     black: &mut Seat,
     seeds: [u64; 2],
@@ -50,6 +53,10 @@ pub(crate) fn play_game(
     while game.outcome().is_none() {
         if stop.load(Ordering::Relaxed) {
             return None;
+        }
+        if let Some(outcome) = tb.and_then(|tb| tb.adjudicate(&game)) {
+            game.set_outcome(outcome);
+            break;
         }
         let side = game.position().turn();
         let seat = if side == Color::White { &mut *white } else { &mut *black };

@@ -38,6 +38,10 @@ pub struct MatchConfig {
     pub rules: DrawRules,
     /// Stop as soon as this test decides.
     pub sprt: Option<SprtConfig>,
+    /// Endgame tables: a game is adjudicated by them as soon as it reaches a position they
+    /// cover (termination [`fanorona_core::Termination::Tablebase`]).
+    #[serde(default)]
+    pub tb: Option<PathBuf>,
     /// Games played at once.
     #[serde(skip, default = "one")]
     pub concurrency: usize,
@@ -67,6 +71,7 @@ impl MatchConfig {
             seed: 1,
             rules: DrawRules::default(),
             sprt: None,
+            tb: None,
             concurrency: 1,
             out: None,
             resume: false,
@@ -314,6 +319,14 @@ fn worker(
     stop: &AtomicBool,
     tx: &std::sync::mpsc::Sender<Result<PairDone, EvalError>>,
 ) {
+    let tb = match config.tb.as_deref().map(fanorona_engine::tablebase::open_shared).transpose() {
+        Ok(tb) => tb,
+        Err(e) => {
+            let dir = config.tb.clone().unwrap_or_default();
+            let _ = tx.send(Err(EvalError::Tablebase { dir, reason: e.to_string() }));
+            return;
+        }
+    };
     let mut seats = match (Seat::new(&config.engines[0]), Seat::new(&config.engines[1])) {
         (Ok(a), Ok(b)) => [a, b],
         (Err(e), _) | (_, Err(e)) => {
@@ -338,7 +351,7 @@ fn worker(
             let seeds = [seat_seed(config.seed, game, w), seat_seed(config.seed, game, b)];
             let [s0, s1] = &mut seats;
             let (white, black) = if k == 0 { (s0, s1) } else { (s1, s0) };
-            match play_game(start, config.rules, white, black, seeds, stop) {
+            match play_game(start, config.rules, tb.as_deref(), white, black, seeds, stop) {
                 Some(p) => played.push(p),
                 None => break 'pairs,
             }

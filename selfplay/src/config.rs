@@ -48,6 +48,9 @@ pub struct SelfplayConfig {
     pub exploration: Exploration,
     /// The draw rules.
     pub rules: DrawRules,
+    /// Endgame tables: a game ends as soon as it reaches a position they cover, scored by them
+    /// (termination `Tablebase`). None by default.
+    pub tb: Option<std::path::PathBuf>,
 }
 
 impl Default for SelfplayConfig {
@@ -64,6 +67,7 @@ impl Default for SelfplayConfig {
             explore_plies: 12,
             exploration: Exploration::Temperature(100.0),
             rules: DrawRules::default(),
+            tb: None,
         }
     }
 }

@@ -20,6 +20,14 @@ pub enum SelfplayError {
         #[source]
         source: SpecError,
     },
+    /// The endgame tables cannot be opened.
+    #[error("cannot open the endgame tables in {}: {reason}", dir.display())]
+    Tablebase {
+        /// The directory.
+        dir: std::path::PathBuf,
+        /// Why.
+        reason: String,
+    },
     /// A player answered with a turn that is not legal (an engine bug).
     #[error("game {game}, turn {ply}: player {player} chose {mv}, which is not legal in {position}")]
     IllegalDecision {

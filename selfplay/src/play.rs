@@ -71,10 +71,21 @@ pub fn play_game_with(
     let white = ready(&mut cache.white, &config.white, Rng::derive(seed, 1).next_u64())?;
     let black = ready(&mut cache.black, &config.black, Rng::derive(seed, 2).next_u64())?;
     let players = [white, black];
+    let tb = match &config.tb {
+        Some(dir) => Some(
+            fanorona_engine::tablebase::open_shared(dir)
+                .map_err(|e| SelfplayError::Tablebase { dir: dir.clone(), reason: e.to_string() })?,
+        ),
+        None => None,
+    };
     let mut rng = Rng::derive(seed, 0);
     let mut game = Game::new(Position::start(), config.rules);
     let mut info = Vec::with_capacity(128);
     while game.outcome().is_none() {
+        if let Some(outcome) = tb.as_ref().and_then(|tb| tb.adjudicate(&game)) {
+            game.set_outcome(outcome);
+            break;
+        }
         let ply = game.ply();
         let legal = game.legal_moves();
         if legal.is_empty() {

@@ -16,6 +16,9 @@ pub struct Args {
     /// Transposition table size in MiB (0: none).
     #[arg(long, default_value_t = fanorona_engine::spec::DEFAULT_HASH_MIB)]
     hash: usize,
+    /// A directory of endgame tables (`fanorona tb generate`) to probe in the search.
+    #[arg(long)]
+    tb: Option<std::path::PathBuf>,
 }
 
 pub fn run(args: &Args) -> anyhow::Result<()> {
@@ -28,7 +31,16 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     }
     // Load the network now, so that a bad file is reported before the session starts.
     eval.build().map_err(|e| bad_input("--eval", e))?;
-    let config = EngineConfig { eval, hash_mib: args.hash, rules: fanorona_core::DrawRules::default() };
+    // Open the tables now too, so that a bad file is reported before the session starts.
+    if let Some(dir) = &args.tb {
+        fanorona_engine::tablebase::open_shared(dir).map_err(|e| bad_input("--tb", e))?;
+    }
+    let config = EngineConfig {
+        eval,
+        hash_mib: args.hash,
+        rules: fanorona_core::DrawRules::default(),
+        tb: args.tb.clone(),
+    };
     run_engine(std::io::stdin().lock(), std::io::stdout(), config)?;
     Ok(())
 }

@@ -84,6 +84,10 @@ struct MatchArgs {
     seed: u64,
     #[command(flatten)]
     draw: super::DrawArgs,
+    /// Endgame tables (`fanorona tb generate`): a game ends as soon as it reaches a position
+    /// they cover, scored by them (termination "tablebase adjudication").
+    #[arg(long, value_name = "DIR")]
+    tb: Option<std::path::PathBuf>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -110,6 +114,7 @@ impl MatchArgs {
         c.openings = self.openings.parse::<OpeningSource>().map_err(eval_err)?;
         c.seed = self.seed;
         c.rules = self.draw.rules();
+        c.tb = self.tb.clone();
         c.sprt = match &self.sprt {
             Some(s) => Some(s.parse::<SprtConfig>().map_err(|e| bad_input("--sprt", e))?),
             None => None,

@@ -11,6 +11,7 @@ pub mod play;
 pub mod selfimprove;
 pub mod selfplay;
 pub mod show;
+pub mod tb;
 #[cfg(feature = "train")]
 pub mod train;
 

@@ -65,6 +65,10 @@ pub struct Args {
     epsilon: Option<f64>,
     #[command(flatten)]
     draw: super::DrawArgs,
+    /// Endgame tables (`fanorona tb generate`): a game ends as soon as it reaches a position
+    /// they cover, scored by them (termination "tablebase adjudication").
+    #[arg(long, value_name = "DIR")]
+    tb: Option<std::path::PathBuf>,
     /// Print the summary as one JSON object.
     #[arg(long)]
     json: bool,
@@ -112,12 +116,16 @@ fn config(args: &Args) -> anyhow::Result<SelfplayConfig> {
         explore_plies: args.explore_plies,
         exploration,
         rules: args.draw.rules(),
+        tb: args.tb.clone(),
     };
     let c = match args.total_games {
         Some(total) => c.with_run_games(total),
         None => c,
     };
     c.check().map_err(|e| bad_input("invalid arguments", e))?;
+    if let Some(dir) = &c.tb {
+        fanorona_engine::tablebase::open_shared(dir).map_err(|e| bad_input("--tb", e))?;
+    }
     Ok(c)
 }
 

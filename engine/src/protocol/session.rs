@@ -1,6 +1,7 @@
 //! The engine's side of a protocol session.
 
 use std::io::{self, BufRead, Write};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -12,6 +13,7 @@ use super::command::{Command, Go, parse_command};
 use crate::score::forced;
 use crate::search::{Info, Limits, MAX_HASH_MIB, SearchRoot, Searcher};
 use crate::spec::EvalSpec;
+use crate::tablebase::open_shared;
 
 /// The engine's settings at start (changed later by `setoption`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,6 +24,8 @@ pub struct EngineConfig {
     pub hash_mib: usize,
     /// The draw rules the games are played under (options `QuietLimit` and `LengthLimit`).
     pub rules: DrawRules,
+    /// A directory of endgame tables to probe (option `TablebasePath`; empty for none).
+    pub tb: Option<PathBuf>,
 }
 
 impl Default for EngineConfig {
@@ -30,6 +34,7 @@ impl Default for EngineConfig {
             eval: EvalSpec::Handcrafted,
             hash_mib: crate::spec::DEFAULT_HASH_MIB,
             rules: DrawRules::default(),
+            tb: None,
         }
     }
 }
@@ -72,10 +77,14 @@ pub fn run_engine<R: BufRead, W: Write + Send + 'static>(
     config: EngineConfig,
 ) -> io::Result<()> {
     let out = Arc::new(Mutex::new(output));
-    let searcher = match config.eval.build() {
+    let mut searcher = match config.eval.build() {
         Ok(eval) => Searcher::new(eval, config.hash_mib),
         Err(e) => return Err(io::Error::new(io::ErrorKind::InvalidInput, e.to_string())),
     };
+    if let Some(dir) = &config.tb {
+        let tb = open_shared(dir).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
+        searcher.set_tablebase(Some(tb));
+    }
     let mut s = Session {
         out,
         config,
@@ -123,6 +132,12 @@ impl<W: Write + Send + 'static> Session<W> {
                     ),
                 )?;
                 send(&self.out, &format!("option name Eval type string default {}", self.config.eval))?;
+                let tb = self
+                    .config
+                    .tb
+                    .as_ref()
+                    .map_or_else(|| "<empty>".to_string(), |p| p.display().to_string());
+                send(&self.out, &format!("option name TablebasePath type string default {tb}"))?;
                 send(
                     &self.out,
                     &format!(
@@ -180,9 +195,10 @@ impl<W: Write + Send + 'static> Session<W> {
                 Ok(e) => config.eval = e,
                 Err(e) => return self.info_string(&e.to_string()),
             },
+            "tablebasepath" => return self.set_tablebase(value),
             _ => {
                 return self.info_string(&format!(
-                    "unknown option {name:?} (options: Hash, Eval, QuietLimit, LengthLimit)"
+                    "unknown option {name:?} (options: Hash, Eval, QuietLimit, LengthLimit, TablebasePath)"
                 ));
             }
         }
@@ -191,8 +207,32 @@ impl<W: Write + Send + 'static> Session<W> {
             Err(e) => return self.info_string(&e.to_string()),
         };
         self.finish_search()?;
-        self.searcher = Some(Searcher::new(eval, config.hash_mib));
+        let mut searcher = Searcher::new(eval, config.hash_mib);
+        if let Some(dir) = &config.tb {
+            searcher.set_tablebase(open_shared(dir).ok());
+        }
+        self.searcher = Some(searcher);
         self.config = config;
+        Ok(())
+    }
+
+    /// `TablebasePath`: a directory of endgame tables, or empty (or `<empty>`) for none. Tables
+    /// that cannot be opened are reported and the old setting is kept.
+    fn set_tablebase(&mut self, value: &str) -> io::Result<()> {
+        let value = value.trim();
+        let tb = if value.is_empty() || value == "<empty>" {
+            None
+        } else {
+            match open_shared(std::path::Path::new(value)) {
+                Ok(tb) => Some(tb),
+                Err(e) => return self.info_string(&format!("TablebasePath not set: {e}")),
+            }
+        };
+        self.finish_search()?;
+        self.config.tb = tb.as_ref().map(|_| PathBuf::from(value));
+        if let Some(s) = self.searcher.as_mut() {
+            s.set_tablebase(tb);
+        }
         Ok(())
     }
 
@@ -289,7 +329,9 @@ impl<W: Write + Send + 'static> Session<W> {
             Err(_) => {
                 // The search thread died: start afresh with the same settings.
                 let eval = self.config.eval.build().map_err(|e| io::Error::other(e.to_string()))?;
-                self.searcher = Some(Searcher::new(eval, self.config.hash_mib));
+                let mut searcher = Searcher::new(eval, self.config.hash_mib);
+                searcher.set_tablebase(self.config.tb.as_deref().and_then(|d| open_shared(d).ok()));
+                self.searcher = Some(searcher);
                 self.info_string("search failed; state reset")
             }
         }
@@ -334,7 +376,8 @@ mod tests {
 
     fn session(input: &str) -> Vec<String> {
         let buf = Buffer::default();
-        let config = EngineConfig { eval: EvalSpec::Material, hash_mib: 1, rules: DrawRules::default() };
+        let config =
+            EngineConfig { eval: EvalSpec::Material, hash_mib: 1, rules: DrawRules::default(), tb: None };
         run_engine(io::Cursor::new(input.to_string()), buf.clone(), config).unwrap();
         let bytes = buf.0.lock().unwrap().clone();
         String::from_utf8(bytes).unwrap().lines().map(str::to_string).collect()

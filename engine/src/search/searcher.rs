@@ -5,12 +5,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use fanorona_core::{DrawRules, Move, MoveList, Position};
+use fanorona_tb::Tablebase;
 
 use super::mobility::has_paika_move;
 use super::tt::{Bound, TranspositionTable};
 use super::{Limits, MAX_DEPTH, MAX_PLY, SearchRoot};
 use crate::eval::Evaluator;
 use crate::score::{DRAW, FORCED, INFINITY, forced, loss_in};
+use crate::tablebase::probe_score;
 
 /// Nodes between two looks at the clock and the stop flag.
 const CHECK_EVERY: u64 = 1024;
@@ -80,6 +82,8 @@ pub struct Searcher {
     stop: Arc<AtomicBool>,
     stopped: bool,
     quiescence: usize,
+    /// Endgame tables: exact scores within them, perfect play at a root they cover.
+    tb: Option<Arc<Tablebase>>,
 }
 
 impl std::fmt::Debug for Searcher {
@@ -109,7 +113,13 @@ impl Searcher {
             stop: Arc::new(AtomicBool::new(false)),
             stopped: false,
             quiescence: DEFAULT_QUIESCENCE,
+            tb: None,
         }
+    }
+
+    /// Probes these endgame tables in the search (`None`: none, the default).
+    pub fn set_tablebase(&mut self, tb: Option<Arc<Tablebase>>) {
+        self.tb = tb;
     }
 
     /// The evaluator's name.
@@ -168,6 +178,12 @@ impl Searcher {
         };
         if moves.is_empty() {
             return result;
+        }
+        if let Some(tb) = &self.tb
+            && let Some(r) = super::tablebase::root_result(tb, root, start)
+        {
+            info(&Info { depth: r.depth, score: r.score, nodes: 0, elapsed: r.elapsed, pv: r.pv.clone() });
+            return r;
         }
         // Root turns in search order, with their last scores.
         let mut order: Vec<(Move, i32)> = moves.iter().map(|m| (*m, 0)).collect();
@@ -369,6 +385,11 @@ impl Searcher {
         if self.is_draw(ply, quiet) {
             return DRAW;
         }
+        if let Some(tb) = &self.tb
+            && let Some(score) = probe_score(tb, pos, ply as u32, quiet, self.rules.max_quiet_plies)
+        {
+            return score;
+        }
         if depth <= 0 || ply >= MAX_PLY - MAX_QUIESCENCE - 1 {
             return self.quiescence(pos, ply, alpha, beta, 0);
         }
@@ -456,6 +477,13 @@ impl Searcher {
         self.pv_len[ply] = 0;
         if pos.us().is_empty() {
             return loss_in(ply as u32);
+        }
+        // After a capture (qply > 0) the quiet count is 0.
+        if qply > 0
+            && let Some(tb) = &self.tb
+            && let Some(score) = probe_score(tb, pos, ply as u32, 0, self.rules.max_quiet_plies)
+        {
+            return score;
         }
         if !pos.has_capture() {
             if !has_paika_move(pos) {

@@ -1,0 +1,180 @@
+//! Numbering the positions of one signature: the canonical sets of the side to move's stones
+//! (up to the board's symmetries), times every set of the other side's stones on the points
+//! left, in the combinatorial number system.
+//!
+//! A `us` set that some symmetry leaves unchanged gives slots for two images of the same
+//! position; only the canonical one (see [`crate::symmetry::canonical`]) is searched, and the
+//! other is filled with its value when the table is finished.
+
+use crate::Signature;
+use crate::symmetry::{canonical, canonical_set};
+
+const POINTS: usize = 45;
+const MAX_K: usize = 8;
+
+/// `BINOMIAL[n][k]` = n choose k, for n <= 45 and k < 8.
+const BINOMIAL: [[u64; MAX_K]; POINTS + 1] = {
+    let mut t = [[0u64; MAX_K]; POINTS + 1];
+    let mut n = 0;
+    while n <= POINTS {
+        t[n][0] = 1;
+        let mut k = 1;
+        while k < MAX_K {
+            t[n][k] = if n == 0 { 0 } else { t[n - 1][k - 1] + t[n - 1][k] };
+            k += 1;
+        }
+        n += 1;
+    }
+    t
+};
+
+/// The numbering of one signature's positions.
+#[derive(Debug, Clone)]
+pub struct Indexer {
+    sig: Signature,
+    /// The canonical `us` sets, ascending.
+    us_sets: Vec<u64>,
+    /// Sets of the other side's stones for each `us` set.
+    them_count: u64,
+}
+
+/// The next larger mask with the same number of bits (Gosper's hack).
+fn next_combination(x: u64) -> u64 {
+    let c = x & x.wrapping_neg();
+    let r = x + c;
+    (((r ^ x) >> 2) / c) | r
+}
+
+impl Indexer {
+    /// The numbering for `sig`.
+    pub fn new(sig: Signature) -> Indexer {
+        let k = sig.us();
+        let mut us_sets = Vec::new();
+        let mut x: u64 = (1 << k) - 1;
+        while x < 1 << POINTS {
+            if canonical_set(x) == x {
+                us_sets.push(x);
+            }
+            x = next_combination(x);
+        }
+        let them_count = BINOMIAL[POINTS - k as usize][sig.them() as usize];
+        Indexer { sig, us_sets, them_count }
+    }
+
+    /// The signature numbered.
+    pub fn signature(&self) -> Signature {
+        self.sig
+    }
+
+    /// Number of slots.
+    pub fn len(&self) -> u64 {
+        self.us_sets.len() as u64 * self.them_count
+    }
+
+    /// Whether there are no slots (never, for a valid signature).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The slot of a position whose masks have the signature's counts, after putting it in
+    /// canonical form.
+    #[inline]
+    pub fn index(&self, us: u64, them: u64) -> Option<u64> {
+        let (us, them) = canonical(us, them);
+        self.index_canonical(us, them)
+    }
+
+    /// The slot of a position already in canonical form.
+    #[inline]
+    pub fn index_canonical(&self, us: u64, them: u64) -> Option<u64> {
+        let u = self.us_sets.binary_search(&us).ok()? as u64;
+        Some(u * self.them_count + rank_them(us, them))
+    }
+
+    /// The position of a slot below [`Indexer::len`]: (us, them) masks.
+    pub fn position(&self, index: u64) -> (u64, u64) {
+        let u = (index / self.them_count) as usize;
+        let us = self.us_sets.get(u).copied().unwrap_or(0);
+        (us, unrank_them(us, index % self.them_count, self.sig.them() as usize))
+    }
+
+    /// Whether a slot holds the canonical form of its position (the one searched).
+    pub fn is_canonical(&self, index: u64) -> bool {
+        let (us, them) = self.position(index);
+        canonical(us, them) == (us, them)
+    }
+}
+
+/// The rank of `them` among the sets of its size on the points outside `us`.
+#[inline]
+fn rank_them(us: u64, them: u64) -> u64 {
+    let mut rank = 0;
+    let mut rest = them;
+    let mut i = 1;
+    while rest != 0 && i < MAX_K {
+        let p = rest.trailing_zeros();
+        rest &= rest - 1;
+        let below = us & ((1u64 << p) - 1);
+        let c = p as usize - below.count_ones() as usize;
+        rank += BINOMIAL[c][i];
+        i += 1;
+    }
+    rank
+}
+
+/// The set of `k` points outside `us` with rank `rank`.
+fn unrank_them(us: u64, mut rank: u64, k: usize) -> u64 {
+    let mut free = [0u8; POINTS];
+    let mut n = 0;
+    for p in 0..POINTS {
+        if us & (1 << p) == 0 {
+            free[n] = p as u8;
+            n += 1;
+        }
+    }
+    let mut them = 0u64;
+    let mut c = n;
+    for i in (1..=k.min(MAX_K - 1)).rev() {
+        // The largest c with C(c, i) <= rank.
+        while c > 0 && BINOMIAL[c - 1][i] > rank {
+            c -= 1;
+        }
+        if c == 0 {
+            break;
+        }
+        c -= 1;
+        rank -= BINOMIAL[c][i];
+        them |= 1 << free[c];
+    }
+    them
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn binomials() {
+        assert_eq!(BINOMIAL[45][1], 45);
+        assert_eq!(BINOMIAL[45][2], 990);
+        assert_eq!(BINOMIAL[44][4], 135_751);
+        assert_eq!(BINOMIAL[3][4], 0);
+    }
+
+    #[test]
+    fn every_slot_round_trips() {
+        for sig in Signature::up_to(4) {
+            let ix = Indexer::new(sig);
+            for i in 0..ix.len() {
+                let (us, them) = ix.position(i);
+                assert_eq!(us.count_ones(), sig.us(), "{sig} {i}");
+                assert_eq!(them.count_ones(), sig.them(), "{sig} {i}");
+                assert_eq!(us & them, 0);
+                if ix.is_canonical(i) {
+                    assert_eq!(ix.index(us, them), Some(i));
+                }
+            }
+        }
+        assert_eq!(Indexer::new(Signature::new(1, 1).unwrap()).len(), 15 * 44);
+    }
+}
