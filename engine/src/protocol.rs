@@ -3,7 +3,9 @@
 //! so that `stop`, `isready` and `quit` are answered while it thinks.
 
 mod command;
+mod line;
 mod session;
 
 pub use command::{Command, CommandError, Go, parse_command};
+pub use line::{Line, LineReader, MAX_LINE, read_line};
 pub use session::{EngineConfig, run_engine};
