@@ -36,6 +36,6 @@ mod tournament;
 pub use error::EvalError;
 pub use openings::OpeningSource;
 pub use report::{FaultRecord, GameSummary, MatchReport, SprtReport, fmt_num};
-pub use runner::{MatchConfig, Progress, run_match};
+pub use runner::{MAX_GAMES, MatchConfig, Progress, run_match};
 pub use spec::{Clock, EngineKind, EngineSpec, ExternalSpec};
 pub use tournament::{Mode, Pairing, TournamentConfig, TournamentReport, run_tournament};
