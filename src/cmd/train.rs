@@ -115,6 +115,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                 );
             }
         }
+        Progress::Warning(w) => eprintln!("warning: {w}"),
         Progress::Baseline(b) => {
             if !args.quiet {
                 eprintln!(
@@ -161,6 +162,13 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         ControlFlow::Continue(())
     };
     let result = if args.resume {
+        if let Some(flag) = resume_conflict(args) {
+            return Err(bad_input(
+                flag,
+                "--resume continues the run with its saved configuration and data; to train further, \
+                 start a new run from its network (--init-from DIR/best.fnet)",
+            ));
+        }
         fanorona_train::resume(out, &mut on_progress)
     } else {
         if args.files.is_empty() {
@@ -181,6 +189,26 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         other => anyhow::Error::new(other),
     })?;
     print_report(&report, args.json)
+}
+
+/// The first argument given with `--resume` that would change the run (and so is refused
+/// rather than ignored).
+fn resume_conflict(a: &Args) -> Option<&'static str> {
+    [
+        (!a.files.is_empty(), "files"),
+        (a.config.is_some(), "--config"),
+        (!a.set.is_empty(), "--set"),
+        (a.epochs.is_some(), "--epochs"),
+        (a.max_steps.is_some(), "--max-steps"),
+        (a.batch_size.is_some(), "--batch-size"),
+        (a.lr.is_some(), "--lr"),
+        (a.seed.is_some(), "--seed"),
+        (a.hidden.is_some(), "--hidden"),
+        (a.target.is_some(), "--target"),
+        (a.init_from.is_some(), "--init-from"),
+    ]
+    .into_iter()
+    .find_map(|(given, flag)| given.then_some(flag))
 }
 
 fn print_report(r: &TrainReport, json: bool) -> anyhow::Result<()> {

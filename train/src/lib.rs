@@ -18,6 +18,7 @@ mod data;
 mod error;
 mod metrics;
 mod model;
+mod paths;
 mod run;
 mod schedule;
 mod synthetic;

@@ -18,6 +18,7 @@ use crate::baseline::{self, BaselineReport, MaterialStats};
 use crate::data::{Batch, Shuffler, Source, Split, expand_inputs, permutation};
 use crate::metrics::{EpochMetrics, write_atomic, write_metrics};
 use crate::model::{ValueNet, device_for};
+use crate::paths::{rebase, relative_to};
 use crate::schedule::learning_rate;
 use crate::{Optimizer, TrainConfig, TrainError};
 
@@ -44,6 +45,8 @@ pub struct DataSummary {
 pub enum Progress<'a> {
     /// The data was counted.
     Scanned(&'a DataSummary),
+    /// A setting that is allowed but probably not meant (a warm-up longer than the run).
+    Warning(&'a str),
     /// The material baseline was fitted.
     Baseline(&'a BaselineReport),
     /// An epoch begins.
@@ -94,7 +97,9 @@ pub struct TrainReport {
     pub last_net: PathBuf,
 }
 
-/// The state of a run after its last completed epoch (`state.json`).
+/// The state of a run after its last completed epoch (`state.json`). Its paths are saved
+/// relative to the run directory ([`RunState::saved`]), and made usable again on loading
+/// ([`RunState::rebased`]).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 struct RunState {
     version: u32,
@@ -105,6 +110,30 @@ struct RunState {
     files: Vec<PathBuf>,
     init_from: Option<PathBuf>,
     report: TrainReport,
+}
+
+impl RunState {
+    /// This state with its paths relative to the run directory `dir`.
+    fn saved(&self, dir: &Path) -> RunState {
+        let mut s = self.clone();
+        s.files = self.files.iter().map(|f| relative_to(f, dir)).collect();
+        s.init_from = self.init_from.as_deref().map(|f| relative_to(f, dir));
+        s.report.out_dir = PathBuf::from(".");
+        s.report.best_net = relative_to(&self.report.best_net, dir);
+        s.report.last_net = relative_to(&self.report.last_net, dir);
+        s
+    }
+
+    /// A loaded state with its paths made usable from the working directory (`dir` is the run
+    /// directory as given now).
+    fn rebased(mut self, dir: &Path) -> RunState {
+        self.files = self.files.iter().map(|f| rebase(f, dir)).collect();
+        self.init_from = self.init_from.as_deref().map(|f| rebase(f, dir));
+        self.report.out_dir = dir.to_path_buf();
+        self.report.best_net = rebase(&self.report.best_net, dir);
+        self.report.last_net = rebase(&self.report.last_net, dir);
+        self
+    }
 }
 
 /// Trains a value network on the record `files` (files or directories of them) into `out_dir`
@@ -167,6 +196,7 @@ pub fn resume(
     if state.version != STATE_VERSION {
         return Err(resume_err(format!("state.json version {} is not {STATE_VERSION}", state.version)));
     }
+    let state = state.rebased(out_dir);
     let files = state.files.clone();
     run(&config, &files, out_dir, Start::Resume(Box::new(state)), progress)
 }
@@ -280,6 +310,13 @@ fn run(
         total_steps = total_steps.min(o.max_steps);
     }
     let epochs = total_steps.div_ceil(steps_per_epoch) as u32;
+    if o.warmup_steps >= total_steps {
+        let text = format!(
+            "warmup_steps {} is not shorter than the run's {total_steps} steps: the learning rate stays in warm-up to the end",
+            o.warmup_steps
+        );
+        report_progress(progress, &Progress::Warning(&text))?;
+    }
 
     let device = device_for(config.backend)?;
     let train_dev = device.clone().autodiff();
@@ -431,7 +468,8 @@ fn run(
         }
         state.report.epochs.push(metrics);
         state.epoch = epoch;
-        let text = serde_json::to_string_pretty(&state).map_err(|e| TrainError::Config(e.to_string()))?;
+        let text = serde_json::to_string_pretty(&state.saved(out_dir))
+            .map_err(|e| TrainError::Config(e.to_string()))?;
         write_atomic(&out_dir.join("state.json"), text.as_bytes())?;
         write_metrics(out_dir, &state.report.epochs, Some(&state.report.baseline))?;
         if let Some(m) = state.report.epochs.last() {

@@ -199,3 +199,42 @@ fn warm_start_and_clear_errors() {
     .to_string();
     assert!(e.contains("missing.bin"), "{e}");
 }
+
+#[test]
+fn a_moved_run_directory_resumes_from_anywhere() {
+    // Paths in state.json are relative to the run directory: the run and its data moved
+    // together (or a resume from another working directory) continue.
+    let dir = tempfile::tempdir().unwrap();
+    let first = dir.path().join("first");
+    std::fs::create_dir_all(first.join("data")).unwrap();
+    let files = data(&first.join("data"), 1, 40);
+    let config = small_config(2);
+    let run = first.join("runs").join("r");
+    let stop = fanorona_train::train(&config, &files, &run, None, &mut |p| match p {
+        Progress::Step { epoch: 2, step: 1, .. } => ControlFlow::Break(()),
+        _ => ControlFlow::Continue(()),
+    });
+    assert!(matches!(stop, Err(TrainError::Stopped)), "{stop:?}");
+    let state = std::fs::read_to_string(run.join("state.json")).unwrap();
+    assert!(!state.contains(first.to_str().unwrap()), "absolute paths saved: {state}");
+    let moved = dir.path().join("moved");
+    std::fs::rename(&first, &moved).unwrap();
+    let r = fanorona_train::resume(&moved.join("runs").join("r"), &mut quiet).unwrap();
+    assert_eq!(r.epochs.len(), 2);
+    assert!(r.best_net.starts_with(&moved) && r.best_net.is_file(), "{}", r.best_net.display());
+}
+
+#[test]
+fn directories_are_searched_for_record_files() {
+    // A loop or match run directory: record files at any depth among other files.
+    let dir = tempfile::tempdir().unwrap();
+    let nested = dir.path().join("gen-001").join("gate");
+    std::fs::create_dir_all(&nested).unwrap();
+    let a = data(&dir.path().join("gen-001"), 1, 5);
+    let b = data(&nested, 1, 5);
+    std::fs::write(nested.join("state.json"), "{}").unwrap();
+    std::fs::write(dir.path().join("notes.txt"), "not a record file").unwrap();
+    std::fs::copy(&b[0], nested.join("unfinished.bin.part")).unwrap();
+    let found = fanorona_train::expand_inputs(&[dir.path().to_path_buf()]).unwrap();
+    assert_eq!(found, vec![a[0].clone(), b[0].clone()]);
+}
