@@ -27,6 +27,12 @@ pub fn parse_position(text: Option<&str>) -> anyhow::Result<Position> {
     }
 }
 
+/// The result of a position where the game is over by the rules alone: a side with no stones
+/// left has lost (whoever is to move), and so has a side to move without a legal turn.
+pub fn game_over(pos: &Position) -> Option<fanorona_core::Outcome> {
+    fanorona_core::Game::new(*pos, DrawRules { max_quiet_plies: 0, max_plies: 0 }).outcome()
+}
+
 /// The draw rules of RULES.md, as every command that plays games takes them.
 #[derive(Debug, Clone, Copy, clap::Args)]
 pub struct DrawArgs {

@@ -37,6 +37,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             "black_stones": pos.stones(fanorona_core::Color::Black).count(),
             "must_capture": pos.has_capture(),
             "moves": moves,
+            "result": super::game_over(&pos).map(|o| o.to_string()),
         });
         writeln!(out, "{obj}")?;
         return Ok(());
@@ -50,8 +51,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         pos.stones(fanorona_core::Color::White).count(),
         pos.stones(fanorona_core::Color::Black).count()
     )?;
-    if moves.is_empty() {
-        writeln!(out, "no legal turns: {} loses", pos.turn())?;
+    if let Some(o) = super::game_over(&pos) {
+        writeln!(out, "game over: {o}")?;
     } else {
         let kind = if pos.has_capture() { "capturing" } else { "paika" };
         writeln!(out, "{} legal {kind} turns:", moves.len())?;
