@@ -20,7 +20,8 @@ fn stdout(o: &Output) -> String {
 
 fn selfplay(games: &str, out: &Path, extra: &[&str]) -> Output {
     let out = out.display().to_string();
-    let args = ["selfplay", "-n", games, "-o", &out, "--white", "greedy", "--black", "random", "-t", "1", "-q"];
+    let args =
+        ["selfplay", "-n", games, "-o", &out, "--white", "greedy", "--black", "random", "-t", "1", "-q"];
     fanorona(&[&args[..], extra].concat())
 }
 

@@ -7,6 +7,7 @@ use anyhow::{Context, bail};
 use fanorona_data::stats::Stats;
 use fanorona_data::{DataError, Existing, GameRecord, Output, RecordReader, merge};
 
+use super::plural;
 use crate::exit::bad_input;
 
 /// Inspect, check, export and merge game record files.
@@ -222,11 +223,6 @@ fn stats(a: &StatsArgs) -> anyhow::Result<()> {
         ))));
     }
     Ok(())
-}
-
-/// `1 problem`, `2 problems`.
-pub fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 fn validate(a: &ValidateArgs) -> anyhow::Result<()> {

@@ -145,8 +145,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let bar = terminal.then(|| {
         let bar = indicatif::ProgressBar::new(config.games);
         let style = indicatif::ProgressStyle::with_template(
-            "{elapsed_precise} [{bar:30}] {pos}/{len} games {per_sec} ETA {eta} {msg}",
+            "{elapsed_precise} [{bar:30}] {pos}/{len} games {rate} ETA {eta} {msg}",
         )
+        .map(super::with_rate)
         .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
         .progress_chars("=> ");
         bar.set_style(style);

@@ -46,10 +46,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     writeln!(out, "{pos}")?;
     writeln!(
         out,
-        "{} to move, white {} stones, black {} stones",
+        "{} to move, white {}, black {}",
         pos.turn(),
-        pos.stones(fanorona_core::Color::White).count(),
-        pos.stones(fanorona_core::Color::Black).count()
+        super::plural(pos.stones(fanorona_core::Color::White).count() as usize, "stone", "stones"),
+        super::plural(pos.stones(fanorona_core::Color::Black).count() as usize, "stone", "stones"),
     )?;
     if let Some(o) = super::game_over(&pos) {
         writeln!(out, "game over: {o}")?;

@@ -110,8 +110,12 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         Progress::Scanned(d) => {
             if !args.quiet {
                 eprintln!(
-                    "data: {} files, {} training games ({} positions), {} validation games ({} positions)",
-                    d.files, d.train_games, d.train_samples, d.val_games, d.val_samples
+                    "data: {}, {} training games ({} positions), {} validation games ({} positions)",
+                    super::plural(d.files, "file", "files"),
+                    d.train_games,
+                    d.train_samples,
+                    d.val_games,
+                    d.val_samples
                 );
             }
         }
@@ -128,8 +132,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             if tty {
                 let pb = ProgressBar::new(*steps);
                 let style = ProgressStyle::with_template(
-                    "{prefix} [{bar:30}] {pos}/{len} steps {per_sec} {msg} eta {eta}",
+                    "{prefix} [{bar:30}] {pos}/{len} steps {rate} {msg} eta {eta}",
                 )
+                .map(super::with_rate)
                 .unwrap_or_else(|_| ProgressStyle::default_bar())
                 .progress_chars("=> ");
                 pb.set_style(style);
