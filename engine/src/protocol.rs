@@ -1,4 +1,4 @@
-//! The engine side of the text protocol (shared/PROTOCOL.md): commands read from any
+//! The engine side of the text protocol (docs/PROTOCOL.md): commands read from any
 //! [`std::io::BufRead`], answers written to any [`std::io::Write`], the search on its own thread
 //! so that `stop`, `isready` and `quit` are answered while it thinks.
 
