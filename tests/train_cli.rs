@@ -52,7 +52,7 @@ fn train_resume_and_play_with_the_network() {
     assert!(o.status.success(), "{o:?}");
 
     // The exported network plays.
-    let eval = format!("net:{}", out.join("best.net").display());
+    let eval = format!("net:{}", out.join("best.fnet").display());
     let o = fanorona(&["analyse", "--eval", &eval, "--depth", "2", "--json"]);
     assert!(o.status.success(), "{o:?}");
 }

@@ -11,10 +11,10 @@ use indicatif::{ProgressBar, ProgressStyle};
 use crate::exit::bad_input;
 
 /// Train a value network on self-play record files, exported in the engine's network format
-/// (use it with `eval=net:OUT/best.net` in any engine spec).
+/// (use it with `eval=net:OUT/best.fnet` in any engine spec).
 ///
 /// The run directory gets config.toml, checkpoints/ (each epoch: burn model, optimiser state,
-/// engine network), best.net, last.net, metrics.csv, metrics.json and loss.png. A killed run
+/// engine network), best.fnet, last.fnet, metrics.csv, metrics.json and loss.png. A killed run
 /// continues with `--resume --out DIR` and ends where an uninterrupted one would.
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -50,7 +50,7 @@ pub struct Args {
     /// Target: result, score or blend (data.target).
     #[arg(long)]
     target: Option<String>,
-    /// Start from this network (engine `.net` file or `.bpk` checkpoint of the same
+    /// Start from this network (engine `.fnet` file or `.bpk` checkpoint of the same
     /// architecture).
     #[arg(long)]
     init_from: Option<PathBuf>,

@@ -91,9 +91,9 @@ pub struct TrainReport {
     /// Its validation loss.
     #[serde(with = "nan_as_null")]
     pub best_val_loss: f64,
-    /// The best network in the engine's format (`best.net`).
+    /// The best network in the engine's format (`best.fnet`).
     pub best_net: PathBuf,
-    /// The last epoch's network in the engine's format (`last.net`).
+    /// The last epoch's network in the engine's format (`last.fnet`).
     pub last_net: PathBuf,
 }
 
@@ -142,7 +142,7 @@ impl RunState {
 /// from random weights drawn from the seed.
 ///
 /// The run directory gets `config.toml`, `state.json`, `metrics.csv`, `metrics.json`,
-/// `loss.png`, `checkpoints/epoch-NNNN.{bpk,optim.bpk,net}`, `best.{bpk,net}` and `last.net`.
+/// `loss.png`, `checkpoints/epoch-NNNN.{bpk,optim.bpk,fnet}`, `best.{bpk,fnet}` and `last.fnet`.
 ///
 /// # Errors
 /// Bad configuration, unreadable or empty data, a run already in `out_dir`, a warm start of
@@ -337,8 +337,8 @@ fn run(
                 epochs: Vec::new(),
                 best_epoch: 0,
                 best_val_loss: f64::NAN,
-                best_net: out_dir.join("best.net"),
-                last_net: out_dir.join("last.net"),
+                best_net: out_dir.join("best.fnet"),
+                last_net: out_dir.join("last.fnet"),
             };
             let state = RunState {
                 version: STATE_VERSION,
@@ -455,12 +455,12 @@ fn run(
         optim
             .save(&optim_path)
             .map_err(|e| TrainError::Checkpoint { path: optim_path.clone(), message: format!("{e:?}") })?;
-        net.write_file(&ckpt(epoch, "net"))?;
-        net.write_file(&out_dir.join("last.net"))?;
+        net.write_file(&ckpt(epoch, "fnet"))?;
+        net.write_file(&out_dir.join("last.fnet"))?;
         let key = |m: &EpochMetrics| if m.val_loss.is_finite() { m.val_loss } else { m.train_loss };
         let is_best = state.report.epochs.iter().all(|m| key(&metrics) < key(m));
         if is_best {
-            net.write_file(&out_dir.join("best.net"))?;
+            net.write_file(&out_dir.join("best.fnet"))?;
             let best_bpk = out_dir.join("best.bpk");
             std::fs::copy(&bpk, &best_bpk).map_err(|e| TrainError::io(&best_bpk, e))?;
             state.report.best_epoch = epoch;

@@ -77,7 +77,8 @@ fn exported_network_matches_burn_and_loads_in_the_engine() {
         assert!(m.train_loss.is_finite() && m.val_loss.is_finite(), "{m:?}");
         assert!((0.0..=1.0).contains(&m.val_accuracy));
     }
-    for f in ["config.toml", "state.json", "metrics.csv", "metrics.json", "loss.png", "best.net", "last.net"]
+    for f in
+        ["config.toml", "state.json", "metrics.csv", "metrics.json", "loss.png", "best.fnet", "last.fnet"]
     {
         assert!(out.join(f).is_file(), "{f} missing");
     }
@@ -132,8 +133,8 @@ fn resumed_run_equals_uninterrupted_run() {
 
     assert_eq!(a.epochs.len(), 4);
     assert_eq!(b.epochs.len(), 4);
-    let na = Network::read_file(&straight.join("last.net")).unwrap();
-    let nb = Network::read_file(&killed.join("last.net")).unwrap();
+    let na = Network::read_file(&straight.join("last.fnet")).unwrap();
+    let nb = Network::read_file(&killed.join("last.fnet")).unwrap();
     let mut worst = 0.0f32;
     for (la, lb) in na.layers().iter().zip(nb.layers()) {
         for (x, y) in la.weights().iter().chain(la.bias()).zip(lb.weights().iter().chain(lb.bias())) {
@@ -163,7 +164,7 @@ fn warm_start_and_clear_errors() {
     // Warm start from a network of the right architecture.
     let arch = config.architecture().unwrap();
     let init = Arc::new(Network::random(&arch, 77).unwrap());
-    let init_path = dir.path().join("init.net");
+    let init_path = dir.path().join("init.fnet");
     init.write_file(&init_path).unwrap();
     let r = fanorona_train::train(&config, &files, &dir.path().join("warm"), Some(&init_path), &mut quiet);
     assert!(r.is_ok(), "{r:?}");
@@ -173,7 +174,7 @@ fn warm_start_and_clear_errors() {
     let e = fanorona_train::train(&config, &files, &dir.path().join("wrong"), Some(&init_path), &mut quiet)
         .unwrap_err()
         .to_string();
-    assert!(e.contains("init.net") && e.contains("stones:90-16-1"), "{e}");
+    assert!(e.contains("init.fnet") && e.contains("stones:90-16-1"), "{e}");
 
     // A corrupt record file names itself.
     let bad = dir.path().join("bad.bin");
