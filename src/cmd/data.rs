@@ -313,7 +313,7 @@ fn show(a: &ShowArgs) -> anyhow::Result<()> {
         let obj = serde_json::json!({
             "game": a.game, "index": rec.index, "white": rec.white, "black": rec.black,
             "start": rec.start.to_string(), "turns": turns,
-            "result": rec.outcome.result_str(), "termination": format!("{:?}", rec.outcome.termination),
+            "result": rec.outcome.result_str(), "termination": rec.outcome.termination.to_string(),
             "final": fin.as_ref().map(|p| p.to_string()).ok(), "error": fin.as_ref().err().map(|e| e.to_string()),
         });
         writeln!(out, "{obj}")?;
@@ -358,7 +358,7 @@ fn export(a: &ExportArgs) -> anyhow::Result<()> {
                 match a.format {
                     Format::Text => writeln!(
                         w,
-                        "{} | {} | {} {:?}",
+                        "{} | {} | {} {}",
                         rec.start,
                         rec.notation(),
                         rec.outcome.result_str(),
@@ -369,7 +369,7 @@ fn export(a: &ExportArgs) -> anyhow::Result<()> {
                         let obj = serde_json::json!({
                             "start": rec.start.to_string(), "white": rec.white, "black": rec.black,
                             "turns": turns, "result": rec.outcome.result_str(),
-                            "termination": format!("{:?}", rec.outcome.termination),
+                            "termination": rec.outcome.termination.to_string(),
                         });
                         writeln!(w, "{obj}")?;
                     }

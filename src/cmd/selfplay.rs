@@ -237,7 +237,7 @@ fn print_summary(s: &Summary, json: bool) -> anyhow::Result<()> {
         st.black_wins,
         100.0 * st.white_score()
     )?;
-    let ends: Vec<String> = st.terminations.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    let ends: Vec<String> = st.terminations.iter().map(|(k, v)| format!("{k}: {v}")).collect();
     writeln!(out, "endings: {}", ends.join(", "))?;
     writeln!(
         out,
