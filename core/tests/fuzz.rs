@@ -62,8 +62,13 @@ fn board_char() -> impl Strategy<Value = char> {
     ]
 }
 
+/// Cases per property: `PROPTEST_CASES` for a long run, else `default`.
+fn cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig::with_cases(cases(1000)))]
 
     #[test]
     fn arbitrary_position_text_never_panics(text in ".{0,80}") {

@@ -74,8 +74,13 @@ fn command_word() -> impl Strategy<Value = String> {
     ]
 }
 
+/// Cases per property: `PROPTEST_CASES` for a long run, else `default`.
+fn cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig::with_cases(cases(64)))]
 
     #[test]
     fn arbitrary_bytes_never_end_the_session(bytes in proptest::collection::vec(any::<u8>(), 0..300)) {

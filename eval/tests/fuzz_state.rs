@@ -59,8 +59,13 @@ fn number() -> impl Strategy<Value = String> {
     ]
 }
 
+/// Cases per property: `PROPTEST_CASES` for a long run, else `default`.
+fn cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig::with_cases(cases(32)))]
 
     #[test]
     fn mutated_state_bytes_never_panic(edits in proptest::collection::vec((any::<usize>(), any::<u8>()), 1..4)) {
