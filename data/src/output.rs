@@ -62,14 +62,19 @@ impl Output {
     /// # Errors
     /// [`DataError::Exists`], [`DataError::Output`] or [`DataError::Io`].
     pub fn new(path: &Path, existing: Existing) -> Result<Output, DataError> {
-        let target = resolve(path)?;
-        let (special, exists) = match std::fs::metadata(&target) {
+        let (target, special, exists) = match std::fs::metadata(path) {
             Ok(m) if m.is_dir() => {
                 return Err(DataError::Output { path: path.to_path_buf(), what: "is a directory".into() });
             }
-            Ok(m) if m.is_file() => (false, true),
-            Ok(_) => (true, true),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => (false, false),
+            // A regular file, perhaps through symlinks: the file they lead to.
+            Ok(m) if m.is_file() => {
+                (std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()), false, true)
+            }
+            // A FIFO or device: opened by the name given (`/dev/stdout` may lead to a pipe with
+            // no path of its own).
+            Ok(_) => (path.to_path_buf(), true, true),
+            // Nothing there yet, or a dangling symlink: the file it names.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => (resolve(path)?, false, false),
             Err(e) => return Err(DataError::io(path, e)),
         };
         if exists && !special && existing == Existing::Refuse {
@@ -236,6 +241,12 @@ mod tests {
         let o = Output::new(&fifo, Existing::Refuse).expect("fifo");
         assert!(o.is_special());
         assert_eq!(o.write_path(), fifo);
+        // Through a symlink, the FIFO is written by the link's name.
+        let link = dir.path().join("to-fifo");
+        std::os::unix::fs::symlink(&fifo, &link).expect("symlink");
+        let o = Output::new(&link, Existing::Refuse).expect("link to a fifo");
+        assert!(o.is_special());
+        assert_eq!(o.write_path(), link);
         o.commit().expect("nothing to rename");
         o.abandon();
         assert!(!std::fs::symlink_metadata(&fifo).expect("fifo").is_file());
