@@ -132,9 +132,9 @@ fn a_stage_in_flight_is_redone_on_resume() {
 /// Removes what a loop wrote after the point it is to look killed at: every generation after
 /// `keep_gen`, the final match and the top-level reports.
 fn cut_after(out: &std::path::Path, keep_gen: u32) {
-    for entry in std::fs::read_dir(out).unwrap() {
-        let p = entry.unwrap().path();
-        let name = p.file_name().unwrap().to_string_lossy().into_owned();
+    for entry in std::fs::read_dir(out).expect("run directory") {
+        let p = entry.expect("entry").path();
+        let name = p.file_name().expect("a name").to_string_lossy().into_owned();
         let generation = name.strip_prefix("gen-").and_then(|n| n.parse::<u32>().ok());
         let keep = match generation {
             Some(g) => g <= keep_gen,
@@ -142,9 +142,9 @@ fn cut_after(out: &std::path::Path, keep_gen: u32) {
         };
         if !keep {
             if p.is_dir() {
-                std::fs::remove_dir_all(&p).unwrap();
+                std::fs::remove_dir_all(&p).expect("remove");
             } else {
-                std::fs::remove_file(&p).unwrap();
+                std::fs::remove_file(&p).expect("remove");
             }
         }
     }
