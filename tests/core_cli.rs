@@ -121,3 +121,38 @@ fn show_plays_turns_and_rejects_bad_ones_with_exit_2() {
         assert!(!err.contains("panicked"), "{err}");
     }
 }
+
+#[test]
+fn a_side_without_stones_has_lost_whoever_is_to_move() {
+    for (turn, score) in [("w", "win 0"), ("b", "loss 0")] {
+        let pos = format!("9/9/9/9/4W4 {turn}");
+        let o = fanorona(&["show", "--position", &pos]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(stdout(&o).contains("game over: 1-0 (white wins by"), "{}", stdout(&o));
+        assert!(stdout(&o).contains("white 1 stone, black 0 stones"), "{}", stdout(&o));
+        let o = fanorona(&["analyse", "--position", &pos, "--depth", "2"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(stdout(&o).contains(&format!("score    {score}")), "{turn}: {}", stdout(&o));
+    }
+    let o = fanorona(&["perft", "--depth", "3", "--threads", "100000"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let o = fanorona(&["perft", "--depth", "3", "--threads", "1000"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+#[test]
+fn the_engine_reads_past_a_bad_byte() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fanorona"))
+        .arg("engine")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(b"\xff\nisready\nquit\n").expect("write");
+    drop(stdin);
+    let o = child.wait_with_output().expect("wait");
+    assert!(o.status.success(), "{o:?}");
+    assert_eq!(stdout(&o), "info string line ignored: it is not UTF-8 text\nreadyok\n");
+}

@@ -115,9 +115,50 @@ fn bad_input_exits_2() {
         &["eval", "-e", "random", "-e", "random", "--openings", "random:plies=0"],
         &["eval", "-e", "random", "-e", "random", "--openings", "/nonexistent/book.txt"],
         &["eval", "--resume", "-o", "/nonexistent/dir"],
+        // Absurd sizes are refused, not allocated or spawned.
+        &["eval", "-e", "random", "-e", "random", "-n", "10000000000"],
+        &["eval", "-e", "random", "-e", "random", "-n", "18446744073709551615"],
+        &["eval", "-e", "random", "-e", "random", "-c", "100000"],
     ] {
         let o = fanorona(args);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {o:?}");
         assert!(!o.stderr.is_empty());
     }
+}
+
+#[test]
+fn a_damaged_record_on_resume_is_bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("m");
+    let o =
+        fanorona(&["eval", "-e", "greedy", "-e", "random", "-n", "4", "-o", out.to_str().unwrap(), "--json"]);
+    json(&o);
+    let mut st: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("state.json")).unwrap()).unwrap();
+    st["finished"] = false.into();
+    std::fs::write(out.join("state.json"), st.to_string()).unwrap();
+    let games = out.join("games.bin");
+    let mut bytes = std::fs::read(&games).unwrap();
+    let n = bytes.len();
+    bytes[n - 2] ^= 0xff;
+    std::fs::write(&games, &bytes).unwrap();
+    let o = fanorona(&["eval", "--resume", "-o", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("damaged"), "{o:?}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_full_disk_is_a_failure_and_leaves_no_temporary() {
+    if !std::path::Path::new("/dev/full").exists() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("m");
+    std::fs::create_dir(&out).unwrap();
+    // Every write of the state's temporary fails with ENOSPC.
+    std::os::unix::fs::symlink("/dev/full", out.join("state.json.tmp")).unwrap();
+    let o = fanorona(&["eval", "-e", "greedy", "-e", "random", "-n", "2", "-o", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    assert!(std::fs::symlink_metadata(out.join("state.json.tmp")).is_err(), "the temporary was left behind");
 }

@@ -165,3 +165,23 @@ fn selfplay_through_a_cluster_command() {
     let o = Command::new(BIN).args(["data", "validate"]).arg(out.join("gen-001/games.bin")).output().unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stdout));
 }
+
+#[test]
+fn print_config_shows_every_default_and_reads_back() {
+    let o = Command::new(env!("CARGO_BIN_EXE_fanorona"))
+        .args(["loop", "--print-config", "--generations", "3"])
+        .output()
+        .expect("run");
+    assert!(o.status.success(), "{o:?}");
+    let text = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(text.contains("generations = 3"), "{text}");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("loop.toml");
+    std::fs::write(&path, &text).expect("write");
+    let again = Command::new(env!("CARGO_BIN_EXE_fanorona"))
+        .args(["loop", "--print-config", "--config", path.to_str().expect("utf-8")])
+        .output()
+        .expect("run");
+    assert!(again.status.success(), "{again:?}");
+    assert_eq!(String::from_utf8_lossy(&again.stdout), text);
+}

@@ -32,6 +32,8 @@ fn train_resume_and_play_with_the_network() {
         "--json",
     ]);
     assert!(o.status.success(), "{o:?}");
+    // The default warm-up (200 steps) is longer than this run: said, not silently kept.
+    assert!(String::from_utf8_lossy(&o.stderr).contains("warning: warmup_steps 200"), "{o:?}");
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["arch"], "stones:90-16-8-1");
     assert_eq!(v["epochs"].as_array().unwrap().len(), 2);
@@ -39,12 +41,18 @@ fn train_resume_and_play_with_the_network() {
     let config = std::fs::read_to_string(out.join("config.toml")).unwrap();
     assert!(config.contains("batch_size = 64") && config.contains("val_fraction = 0.2"), "{config}");
 
+    // --resume keeps the saved configuration: a flag that would change it is refused, not
+    // ignored.
+    let o = fanorona(&["train", "--resume", "--out", out.to_str().unwrap(), "--epochs", "6"]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--epochs"), "{o:?}");
+
     // Resuming a finished run reports it again.
     let o = fanorona(&["train", "--resume", "--out", out.to_str().unwrap(), "--json"]);
     assert!(o.status.success(), "{o:?}");
 
     // The exported network plays.
-    let eval = format!("net:{}", out.join("best.net").display());
+    let eval = format!("net:{}", out.join("best.fnet").display());
     let o = fanorona(&["analyse", "--eval", &eval, "--depth", "2", "--json"]);
     assert!(o.status.success(), "{o:?}");
 }

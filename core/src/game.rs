@@ -119,13 +119,19 @@ pub struct Game {
     moves: Vec<Move>,
     /// `quiet[i]`: consecutive turns without a capture before position `i`.
     quiet: Vec<u32>,
+    /// How often each position has occurred (a position includes the side to move, and
+    /// captures are irreversible, so equal positions are repetitions): the repetition check
+    /// costs O(1) a turn, not a scan of the history.
+    seen: std::collections::HashMap<Position, u32>,
     outcome: Option<Outcome>,
 }
 
 impl Game {
     /// A game from `start` under `rules`.
     pub fn new(start: Position, rules: DrawRules) -> Game {
-        let mut g = Game { rules, positions: vec![start], moves: Vec::new(), quiet: vec![0], outcome: None };
+        let seen = std::collections::HashMap::from([(start, 1)]);
+        let mut g =
+            Game { rules, positions: vec![start], moves: Vec::new(), quiet: vec![0], seen, outcome: None };
         g.outcome = g.judge();
         g
     }
@@ -177,12 +183,7 @@ impl Game {
 
     /// How many times the current position has occurred (1 the first time).
     pub fn repetitions(&self) -> usize {
-        let now = self.position();
-        // Captures are irreversible, so only positions since the last capture can repeat; and
-        // only those with the same side to move (every second one).
-        let back = self.quiet_plies() as usize;
-        let n = self.positions.len();
-        (0..=back).step_by(2).filter(|&k| k < n && self.positions[n - 1 - k] == *now).count()
+        self.seen.get(self.position()).map_or(1, |&n| n as usize)
     }
 
     fn judge(&self) -> Option<Outcome> {
@@ -218,6 +219,7 @@ impl Game {
         self.positions.push(next);
         self.moves.push(*m);
         self.quiet.push(quiet);
+        *self.seen.entry(next).or_insert(0) += 1;
         self.outcome = self.judge();
     }
 
@@ -245,7 +247,14 @@ impl Game {
         if self.moves.pop().is_none() {
             return false;
         }
-        self.positions.pop();
+        if let Some(p) = self.positions.pop()
+            && let Some(n) = self.seen.get_mut(&p)
+        {
+            *n -= 1;
+            if *n == 0 {
+                self.seen.remove(&p);
+            }
+        }
         self.quiet.pop();
         self.outcome = self.judge();
         true

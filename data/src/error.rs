@@ -184,6 +184,20 @@ pub enum DataError {
         /// The encoder's message.
         what: String,
     },
+    /// An output file exists and may not be replaced.
+    #[error("{path}: exists already; not replaced (--force replaces it)")]
+    Exists {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A path cannot be an output (a directory), or the output cannot be put in place.
+    #[error("{path}: {what}")]
+    Output {
+        /// The path.
+        path: PathBuf,
+        /// Why.
+        what: String,
+    },
     /// Files that should belong together (shards, appended data) do not.
     #[error("{path}: {what}")]
     Mismatch {
@@ -198,6 +212,17 @@ impl DataError {
     /// Wraps an I/O error with the file's name.
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> DataError {
         DataError::Io { path: path.into(), source }
+    }
+
+    /// Whether the error is the input's fault rather than the system's: a file that is missing,
+    /// is not a record file, is damaged or does not belong, an output that may not be
+    /// replaced. Other I/O errors (a full disk, a permission) and encoding failures are not.
+    pub fn is_bad_input(&self) -> bool {
+        match self {
+            DataError::Io { source, .. } => source.kind() == std::io::ErrorKind::NotFound,
+            DataError::Encode { .. } => false,
+            _ => true,
+        }
     }
 
     /// Whether this is a truncated last record (a killed writer), after which nothing follows.

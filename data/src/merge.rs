@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::{DataError, RecordReader, RecordWriter};
+use crate::{DataError, Existing, Output, RecordReader, RecordWriter};
 
 /// What [`merge`] wrote.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -22,14 +22,22 @@ pub struct MergeReport {
 /// Joins `inputs`, shard files of one run (same kind, configuration, seed and shard count,
 /// no shard twice), into `out`, ordered by shard index, so that the games come in the run's
 /// game order. The output's header lists every shard it holds. It is written to `OUT.part`
-/// and renamed when complete.
+/// and renamed when complete (see [`Output`]); an existing `out` is replaced only with
+/// [`Existing::Replace`], and an input that is the output or its temporary is refused.
 ///
 /// # Errors
 /// [`DataError::Mismatch`] when the inputs do not belong together; any error reading an input
 /// (a truncated input is refused: resume or repair its run first); I/O errors writing.
-pub fn merge(inputs: &[PathBuf], out: &Path) -> Result<MergeReport, DataError> {
+pub fn merge(inputs: &[PathBuf], out: &Path, existing: Existing) -> Result<MergeReport, DataError> {
+    let output = Output::new(out, existing)?;
     let mut files = Vec::new();
     for p in inputs {
+        if output.clobbers(p) {
+            return Err(DataError::Output {
+                path: p.clone(),
+                what: format!("is an input and the output {} (or its temporary)", out.display()),
+            });
+        }
         let r = RecordReader::open(p)?;
         files.push((p.clone(), r.header().clone()));
     }
@@ -58,11 +66,8 @@ pub fn merge(inputs: &[PathBuf], out: &Path) -> Result<MergeReport, DataError> {
     header.format_version = crate::FORMAT_VERSION;
     header.shard = shards.first().copied().unwrap_or(0);
     header.shards = shards.clone();
-    let mut part = out.as_os_str().to_os_string();
-    part.push(".part");
-    let part = PathBuf::from(part);
     let copy = || -> Result<u64, DataError> {
-        let mut w = RecordWriter::create(&part, &header)?;
+        let mut w = RecordWriter::create(&output.write_path(), &header)?;
         for (p, _) in &files {
             for rec in RecordReader::open(p)? {
                 w.write(&rec?)?;
@@ -73,11 +78,11 @@ pub fn merge(inputs: &[PathBuf], out: &Path) -> Result<MergeReport, DataError> {
     let games = match copy() {
         Ok(g) => g,
         Err(e) => {
-            let _ = std::fs::remove_file(&part);
+            output.abandon();
             return Err(e);
         }
     };
-    std::fs::rename(&part, out).map_err(|e| DataError::io(out, e))?;
+    output.commit()?;
     Ok(MergeReport {
         out: out.display().to_string(),
         inputs: files.iter().map(|(p, _)| p.display().to_string()).collect(),

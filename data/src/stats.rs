@@ -85,7 +85,7 @@ impl Stats {
             Some(Color::Black) => self.black_wins += 1,
             None => self.draws += 1,
         }
-        *self.terminations.entry(format!("{:?}", record.outcome.termination)).or_insert(0) += 1;
+        *self.terminations.entry(record.outcome.termination.to_string()).or_insert(0) += 1;
         self.exploration_turns += record.turns.iter().filter(|t| t.info.exploration).count() as u64;
         self.scored_turns += record.turns.iter().filter(|t| t.info.score.is_some()).count() as u64;
         self.min_length = Some(self.min_length.map_or(n, |m| m.min(n)));
@@ -171,7 +171,7 @@ mod tests {
         assert!(s.distinct_exact);
         assert_eq!((s.min_length, s.max_length), (Some(0), Some(1)));
         assert_eq!(s.length_histogram.get(&0), Some(&2));
-        assert_eq!(s.terminations.get("MaxLength"), Some(&1));
+        assert_eq!(s.terminations.get("maximum game length"), Some(&1));
         assert_eq!((s.exploration_turns, s.scored_turns), (1, 1));
         assert_eq!(s.mean_length(), 0.5);
         assert_eq!(s.white_score(), 0.75);

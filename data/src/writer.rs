@@ -35,13 +35,31 @@ pub struct AppendInfo {
 }
 
 impl RecordWriter<BufWriter<File>> {
-    /// Creates (or truncates) `path` and writes `header` to it.
+    /// Creates (or truncates) `path` and writes `header` to it. The header is flushed and,
+    /// for a regular file, synced to disk before this returns: a writer killed at any later
+    /// moment leaves a file that [`RecordWriter::append`] continues.
     ///
     /// # Errors
     /// [`DataError::Io`] when the file cannot be created or written.
     pub fn create(path: &Path, header: &Header) -> Result<RecordWriter, DataError> {
         let file = File::create(path).map_err(|e| DataError::io(path, e))?;
-        RecordWriter::new(BufWriter::with_capacity(1 << 16, file), path, header)
+        let mut w = RecordWriter::new(BufWriter::with_capacity(1 << 16, file), path, header)?;
+        w.flush()?;
+        let file = w.out.get_ref();
+        // FIFOs and devices (`/dev/null`) cannot be synced, and need not be.
+        if file.metadata().is_ok_and(|m| m.is_file()) {
+            file.sync_data().map_err(|e| DataError::io(path, e))?;
+        }
+        Ok(w)
+    }
+
+    /// The bytes [`RecordWriter::create`] writes before any record: a file holding a prefix
+    /// of them (nothing, or a header cut short by a power loss) holds no game yet.
+    ///
+    /// # Errors
+    /// As [`RecordWriter::new`].
+    pub fn header_bytes(header: &Header) -> Result<Vec<u8>, DataError> {
+        Ok(RecordWriter::new(Vec::new(), Path::new("header"), header)?.out)
     }
 
     /// Opens an existing record file to add records after its last good one: a truncated last

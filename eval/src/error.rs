@@ -54,6 +54,14 @@ pub enum EvalError {
         /// Why.
         reason: String,
     },
+    /// The operating system refused to start the worker threads.
+    #[error("cannot start {threads} threads: {reason}")]
+    Threads {
+        /// Threads asked for.
+        threads: usize,
+        /// Why.
+        reason: String,
+    },
     /// `--resume` found no match it can continue.
     #[error("cannot resume from {}: {reason}", dir.display())]
     Resume {
@@ -67,14 +75,15 @@ pub enum EvalError {
 impl EvalError {
     /// Whether the error is the user's input being wrong (an exit code 2 matter).
     pub fn is_bad_input(&self) -> bool {
-        matches!(
-            self,
+        match self {
             EvalError::Spec { .. }
-                | EvalError::Openings { .. }
-                | EvalError::Config(_)
-                | EvalError::Resume { .. }
-                | EvalError::Tablebase { .. }
-        )
+            | EvalError::Openings { .. }
+            | EvalError::Config(_)
+            | EvalError::Resume { .. }
+            | EvalError::Tablebase { .. } => true,
+            EvalError::Data(d) => d.is_bad_input(),
+            EvalError::EngineStart { .. } | EvalError::Io { .. } | EvalError::Threads { .. } => false,
+        }
     }
 
     pub(crate) fn io(path: impl Into<PathBuf>, source: std::io::Error) -> EvalError {

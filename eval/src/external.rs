@@ -3,17 +3,35 @@
 //! A reader thread turns the engine's standard output into lines on a channel, so every wait
 //! has a deadline: an engine that hangs is noticed, killed and restarted by the caller.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
 use std::time::{Duration, Instant};
 
 use fanorona_core::Termination;
+use fanorona_engine::protocol::{Line, read_line};
 
 use crate::spec::ExternalSpec;
 
 /// How long the handshake (`fep` .. `fepok`, `isready` .. `readyok`) may take.
 pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The longest line an engine may print, in bytes.
+pub const MAX_ENGINE_LINE: usize = 1 << 20;
+
+/// Lines read ahead of the match runner at most (the engine waits on a full pipe after that).
+const QUEUED_LINES: usize = 256;
+
+/// What the reader thread passes on.
+#[derive(Debug)]
+enum Output {
+    /// A line and when it was read.
+    Line(Instant, String),
+    /// A line that breaks the protocol's bounds (too long, not UTF-8).
+    Bad(String),
+    /// The end of the engine's output.
+    End,
+}
 
 /// Something went wrong with an engine: the game is lost for it with this termination and
 /// reason.
@@ -48,7 +66,7 @@ pub struct BestMove {
 pub struct ExternalEngine {
     child: Child,
     stdin: ChildStdin,
-    lines: Receiver<Option<String>>,
+    lines: Receiver<Output>,
     /// The `id name` it gave.
     pub id_name: Option<String>,
 }
@@ -60,37 +78,40 @@ impl ExternalEngine {
     /// A [`Fault`] naming what failed: the program does not start, exits, or does not answer
     /// `fepok`/`readyok` within [`HANDSHAKE_TIMEOUT`].
     pub fn start(spec: &ExternalSpec) -> Result<ExternalEngine, Fault> {
-        let mut child = Command::new(&spec.program)
-            .args(&spec.args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+        let mut command = Command::new(&spec.program);
+        command.args(&spec.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null());
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        let mut child = command
             .spawn()
             .map_err(|e| Fault::failure(format!("cannot start {}: {e}", spec.program.display())))?;
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-            let _ = child.kill();
-            let _ = child.wait();
+            kill_group(&mut child);
             return Err(Fault::failure("no pipes to the engine"));
         };
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
+        let (tx, rx) = sync_channel(QUEUED_LINES);
+        let reader = std::thread::Builder::new().name("engine-output".into()).spawn(move || {
             let mut reader = BufReader::new(stdout);
-            let mut line = String::new();
             loop {
-                line.clear();
-                match reader.read_line(&mut line) {
-                    Ok(0) | Err(_) => {
-                        let _ = tx.send(None);
+                let msg = match read_line(&mut reader, MAX_ENGINE_LINE) {
+                    Ok(Line::Text(t)) => Output::Line(Instant::now(), t),
+                    Ok(Line::TooLong) => Output::Bad(format!("a line longer than {MAX_ENGINE_LINE} bytes")),
+                    Ok(Line::NotUtf8) => Output::Bad("a line that is not UTF-8".into()),
+                    Ok(Line::End) | Err(_) => {
+                        let _ = tx.send(Output::End);
                         return;
                     }
-                    Ok(_) => {
-                        if tx.send(Some(line.trim_end().to_string())).is_err() {
-                            return;
-                        }
-                    }
+                };
+                let stop = matches!(msg, Output::Bad(_));
+                if tx.send(msg).is_err() || stop {
+                    return;
                 }
             }
         });
+        if let Err(e) = reader {
+            kill_group(&mut child);
+            return Err(Fault::failure(format!("cannot start a thread to read the engine: {e}")));
+        }
         let mut e = ExternalEngine { child, stdin, lines: rx, id_name: None };
         e.send("fep")?;
         let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
@@ -140,9 +161,16 @@ impl ExternalEngine {
     /// of the output an [`Termination::EngineFailure`].
     fn recv_until(&mut self, deadline: Instant, waiting_for: &str) -> Result<String, Fault> {
         let left = deadline.saturating_duration_since(Instant::now());
+        let late = || Fault {
+            termination: Termination::TimeForfeit,
+            reason: format!("no {waiting_for} within the time limit"),
+        };
         match self.lines.recv_timeout(left) {
-            Ok(Some(line)) => Ok(line),
-            Ok(None) | Err(RecvTimeoutError::Disconnected) => {
+            // A line read after the deadline is late, however many came before it.
+            Ok(Output::Line(at, _)) if at > deadline => Err(late()),
+            Ok(Output::Line(_, line)) => Ok(line),
+            Ok(Output::Bad(what)) => Err(Fault::failure(format!("engine printed {what}"))),
+            Ok(Output::End) | Err(RecvTimeoutError::Disconnected) => {
                 // The output ends when the process exits: give it a moment to be reaped, so
                 // the reason can say how it ended.
                 let mut status = None;
@@ -158,10 +186,7 @@ impl ExternalEngine {
                     None => format!("engine closed its output while waiting for {waiting_for}"),
                 }))
             }
-            Err(RecvTimeoutError::Timeout) => Err(Fault {
-                termination: Termination::TimeForfeit,
-                reason: format!("no {waiting_for} within the time limit"),
-            }),
+            Err(RecvTimeoutError::Timeout) => Err(late()),
         }
     }
 
@@ -190,31 +215,42 @@ impl ExternalEngine {
         }
     }
 
-    /// Asks the engine to quit and makes sure the process is gone.
+    /// Asks the engine to quit and makes sure the process and its process group are gone.
     pub fn shutdown(mut self) {
         let _ = self.send("quit");
         let t = Instant::now();
         while t.elapsed() < Duration::from_millis(200) {
             if let Ok(Some(_)) = self.child.try_wait() {
-                return;
+                break;
             }
             std::thread::sleep(Duration::from_millis(5));
         }
-        self.kill();
-    }
-
-    fn kill(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        // Drop kills what is left: the process if it did not quit, its children in any case.
     }
 }
 
 impl Drop for ExternalEngine {
     fn drop(&mut self) {
-        if let Ok(None) = self.child.try_wait() {
-            self.kill();
-        }
+        kill_group(&mut self.child);
     }
+}
+
+/// Kills the engine and everything in its process group (the children of a shell script),
+/// then reaps it.
+fn kill_group(child: &mut Child) {
+    #[cfg(unix)]
+    {
+        // The group's id is the engine's process id (`process_group(0)`); it stays valid while
+        // any member lives. `kill` is the POSIX utility: no unsafe code needed.
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &format!("-{}", child.id())])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+    }
+    let _ = child.kill();
+    let _ = child.wait();
 }
 
 fn truncate(s: &str) -> String {

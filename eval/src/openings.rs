@@ -126,34 +126,96 @@ pub fn read_openings(path: &Path) -> Result<Vec<Position>, EvalError> {
     Ok(out)
 }
 
-/// `count` openings from `source` (deterministic given `seed`).
+/// `count` openings from `source` (deterministic given `seed`): the first `count` of
+/// [`Openings::new`].
 ///
 /// # Errors
 /// [`EvalError::Openings`] for an unreadable file, or when not enough distinct undecided
 /// random openings exist.
 pub fn openings(source: &OpeningSource, count: usize, seed: u64) -> Result<Vec<Position>, EvalError> {
-    match source {
-        OpeningSource::Start => Ok(vec![Position::start(); count]),
-        OpeningSource::File(path) => {
-            let all = read_openings(path)?;
-            Ok((0..count).map(|i| all[i % all.len()]).collect())
+    let o = Openings::new(source, seed)?;
+    (0..count as u64).map(|i| o.get(i)).collect()
+}
+
+/// The openings of a match, made as the pairs ask for them (a match of 10^10 games does not
+/// hold 10^10 positions up front). Opening `i` is the same whatever order they are asked in.
+#[derive(Debug)]
+pub struct Openings {
+    kind: Lazy,
+}
+
+#[derive(Debug)]
+enum Lazy {
+    Start,
+    File(Vec<Position>),
+    Random { plies: u32, imbalance: u32, state: std::sync::Mutex<RandomState> },
+}
+
+/// Random openings made so far and the generator's state.
+#[derive(Debug)]
+struct RandomState {
+    rng: Rng,
+    seen: HashSet<Position>,
+    made: Vec<Position>,
+    attempts: u64,
+}
+
+impl Openings {
+    /// The openings of `source` with `seed` (a file is read now).
+    ///
+    /// # Errors
+    /// [`EvalError::Openings`] for an unreadable or empty file.
+    pub fn new(source: &OpeningSource, seed: u64) -> Result<Openings, EvalError> {
+        let kind = match source {
+            OpeningSource::Start => Lazy::Start,
+            OpeningSource::File(path) => Lazy::File(read_openings(path)?),
+            OpeningSource::Random { plies, imbalance } => Lazy::Random {
+                plies: *plies,
+                imbalance: *imbalance,
+                state: std::sync::Mutex::new(RandomState {
+                    rng: Rng::derive(seed, 0x0BE1_1165),
+                    seen: HashSet::new(),
+                    made: Vec::new(),
+                    attempts: 0,
+                }),
+            },
+        };
+        Ok(Openings { kind })
+    }
+
+    /// Opening `i` (from 0).
+    ///
+    /// # Errors
+    /// [`EvalError::Openings`] when not enough distinct undecided random openings exist.
+    pub fn get(&self, i: u64) -> Result<Position, EvalError> {
+        match &self.kind {
+            Lazy::Start => Ok(Position::start()),
+            Lazy::File(all) => Ok(all[(i % all.len() as u64) as usize]),
+            Lazy::Random { plies, imbalance, state } => {
+                let mut st = state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                while st.made.len() as u64 <= i {
+                    let wanted = st.made.len() as u64 + 1;
+                    let pos = next_random(&mut st, *plies, *imbalance, wanted)?;
+                    st.made.push(pos);
+                }
+                Ok(st.made[i as usize])
+            }
         }
-        OpeningSource::Random { plies, imbalance } => random_openings(*plies, *imbalance, count, seed),
     }
 }
 
-fn random_openings(plies: u32, imbalance: u32, count: usize, seed: u64) -> Result<Vec<Position>, EvalError> {
-    let mut rng = Rng::derive(seed, 0x0BE1_1165);
-    let mut seen = HashSet::new();
-    let mut out = Vec::with_capacity(count);
-    let max_attempts = 1000 + count * 200;
-    let mut attempts = 0;
-    while out.len() < count {
-        attempts += 1;
-        if attempts > max_attempts {
+/// The next distinct undecided random opening; at most 1000 + 200 per opening attempts in all.
+fn next_random(st: &mut RandomState, plies: u32, imbalance: u32, wanted: u64) -> Result<Position, EvalError> {
+    let max_attempts = 1000u64.saturating_add(wanted.saturating_mul(200));
+    loop {
+        st.attempts += 1;
+        if st.attempts > max_attempts {
             return Err(EvalError::Openings {
                 source_name: format!("random:plies={plies},imbalance={imbalance}"),
-                reason: format!("found only {} distinct undecided openings of {count} wanted", out.len()),
+                reason: format!(
+                    "found only {} distinct undecided openings of {wanted} wanted",
+                    st.made.len()
+                ),
             });
         }
         let mut pos = Position::start();
@@ -164,14 +226,13 @@ fn random_openings(plies: u32, imbalance: u32, count: usize, seed: u64) -> Resul
                 ok = false;
                 break;
             }
-            let m = moves[rng.below(moves.len() as u64) as usize];
+            let m = moves[st.rng.below(moves.len() as u64) as usize];
             pos.play_unchecked(&m);
         }
-        if ok && is_undecided(&pos, imbalance) && seen.insert(pos) {
-            out.push(pos);
+        if ok && is_undecided(&pos, imbalance) && st.seen.insert(pos) {
+            return Ok(pos);
         }
     }
-    Ok(out)
 }
 
 #[cfg(test)]
@@ -227,5 +288,20 @@ mod tests {
             "random:plies=6".parse::<OpeningSource>().unwrap().to_string(),
             "random:plies=6,imbalance=2"
         );
+    }
+
+    #[test]
+    fn openings_are_made_lazily_in_any_order() {
+        let src: OpeningSource = "random:plies=4".parse().unwrap();
+        let all = openings(&src, 20, 3).unwrap();
+        let lazy = Openings::new(&src, 3).unwrap();
+        assert_eq!(lazy.get(19).unwrap(), all[19]);
+        assert_eq!(lazy.get(2).unwrap(), all[2]);
+        // A huge match costs nothing up front.
+        let huge = Openings::new(&src, 3).unwrap();
+        assert_eq!(huge.get(0).unwrap(), all[0]);
+        // One ply from the start has few openings: asking for too many is an error, not a hang.
+        let few = Openings::new(&"random:plies=1".parse().unwrap(), 1).unwrap();
+        assert!(few.get(1000).is_err());
     }
 }

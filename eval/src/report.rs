@@ -217,7 +217,8 @@ impl MatchReport {
         let ends: Vec<String> = self.terminations.iter().map(|(k, v)| format!("{k} {v}")).collect();
         let _ = writeln!(s, "Endings: {}", ends.join(", "));
         for (game, f) in self.faults.iter().take(10) {
-            let _ = writeln!(s, "Fault: game {game}, {}: {}", self.engines[f.engine], f.reason);
+            let name = self.engines.get(f.engine).map_or("?", String::as_str);
+            let _ = writeln!(s, "Fault: game {game}, {name}: {}", f.reason);
         }
         if self.faults.len() > 10 {
             let _ = writeln!(s, "... and {} more faults", self.faults.len() - 10);

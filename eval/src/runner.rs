@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::channel;
 use std::time::Instant;
 
-use fanorona_core::{Color, DrawRules, Position};
+use fanorona_core::{Color, DrawRules};
 use fanorona_data::{GameRecord, RecordWriter};
 use fanorona_engine::Rng;
 use serde::{Deserialize, Serialize};
@@ -16,12 +16,15 @@ use serde::{Deserialize, Serialize};
 use crate::EvalError;
 use crate::external::ExternalEngine;
 use crate::game::{Played, play_game};
-use crate::openings::{OpeningSource, openings};
+use crate::openings::{OpeningSource, Openings};
 use crate::report::{FaultRecord, GameSummary, MatchReport, Tally};
 use crate::seat::Seat;
 use crate::spec::{EngineKind, EngineSpec};
 use crate::state::{self, MatchState};
 use crate::stats::{EloEstimate, Pentanomial, SprtConfig, SprtVerdict, Wdl};
+
+/// Games a match may have at most (a billion: years of play; more is a typo).
+pub const MAX_GAMES: u64 = 1_000_000_000;
 
 /// A match between two engines.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -95,7 +98,7 @@ impl MatchConfig {
         Ok(c)
     }
 
-    fn same_match(&self, other: &MatchConfig) -> bool {
+    pub(crate) fn same_match(&self, other: &MatchConfig) -> bool {
         let strip = |c: &MatchConfig| MatchConfig {
             concurrency: 1,
             out: None,
@@ -140,8 +143,8 @@ pub fn run_match(
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<MatchReport, EvalError> {
     let started = Instant::now();
-    if config.games == 0 {
-        return Err(EvalError::Config("games must be at least 1".into()));
+    if config.games == 0 || config.games > MAX_GAMES {
+        return Err(EvalError::Config(format!("games must be 1..={MAX_GAMES}")));
     }
     if config.concurrency == 0 {
         return Err(EvalError::Config("concurrency must be at least 1".into()));
@@ -160,7 +163,7 @@ pub fn run_match(
         }
     }
     let total_pairs = config.pairs();
-    let openings = openings(&config.openings, total_pairs as usize, config.seed)?;
+    let openings = Openings::new(&config.openings, config.seed)?;
 
     let mut tally = Tally::default();
     let mut summaries: Vec<GameSummary> = Vec::new();
@@ -176,7 +179,7 @@ pub fn run_match(
                     reason: "the saved match has a different configuration".into(),
                 });
             }
-            let (w, kept) = state::reopen_games(dir, config, (st.pairs_done * 2) as usize)?;
+            let (w, kept) = state::reopen_games(dir, config, st.pairs_done * 2)?;
             summaries = state::summaries_from_records(&kept, &st.faults);
             for pair in summaries.chunks(2) {
                 if let [a, b] = pair {
@@ -220,10 +223,18 @@ pub fn run_match(
         std::thread::scope(|scope| {
             let (tx, rx) = channel::<Result<PairDone, EvalError>>();
             let workers = config.concurrency.min((total_pairs - done_pairs) as usize).max(1);
-            for _ in 0..workers {
+            for k in 0..workers {
                 let tx = tx.clone();
                 let (stop, next, openings) = (&stop, &next, &openings);
-                scope.spawn(move || worker(config, openings, total_pairs, next, stop, &tx));
+                let spawned = std::thread::Builder::new()
+                    .name(format!("match-{k}"))
+                    .spawn_scoped(scope, move || worker(config, openings, total_pairs, next, stop, &tx));
+                if let Err(e) = spawned {
+                    // The operating system refused a thread: stop the others, report it.
+                    stop.store(true, Ordering::Relaxed);
+                    failure = Some(EvalError::Threads { threads: workers, reason: e.to_string() });
+                    break;
+                }
             }
             drop(tx);
             let mut pending: BTreeMap<u64, PairDone> = BTreeMap::new();
@@ -313,7 +324,7 @@ fn seat_seed(seed: u64, game: u64, engine: usize) -> u64 {
 
 fn worker(
     config: &MatchConfig,
-    openings: &[Position],
+    openings: &Openings,
     total_pairs: u64,
     next: &AtomicUsize,
     stop: &AtomicBool,
@@ -342,7 +353,13 @@ fn worker(
         if pair >= total_pairs {
             break;
         }
-        let start = openings[pair as usize];
+        let start = match openings.get(pair) {
+            Ok(p) => p,
+            Err(e) => {
+                let _ = tx.send(Err(e));
+                break;
+            }
+        };
         let mut played = Vec::with_capacity(2);
         for k in 0..2u64 {
             let game = pair * 2 + k;

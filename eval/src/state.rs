@@ -3,6 +3,7 @@
 //! rewritten atomically (temp file + rename) after every pair, so that `--resume` continues
 //! where an interrupted match stopped.
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use fanorona_data::{GameRecord, Header, Kind, PROGRAM, RecordReader, RecordWriter};
@@ -43,10 +44,51 @@ impl MatchState {
             dir: dir.to_path_buf(),
             reason: format!("{}: {e}", path.display()),
         })?;
-        serde_json::from_str(&text).map_err(|e| EvalError::Resume {
+        let st: MatchState = serde_json::from_str(&text).map_err(|e| EvalError::Resume {
             dir: dir.to_path_buf(),
             reason: format!("{}: {e}", path.display()),
-        })
+        })?;
+        st.check().map_err(|reason| EvalError::Resume {
+            dir: dir.to_path_buf(),
+            reason: format!("{}: {reason}", path.display()),
+        })?;
+        Ok(st)
+    }
+
+    /// Checks what a state file may hold: the known version, at most the configured pairs,
+    /// faults of finished games by engine 0 or 1, each game once.
+    ///
+    /// # Errors
+    /// What is wrong, as text.
+    pub fn check(&self) -> Result<(), String> {
+        if self.version != 1 {
+            return Err(format!("state version {} is not 1", self.version));
+        }
+        if self.config.games == 0 || self.config.games > crate::runner::MAX_GAMES {
+            return Err(format!(
+                "the match has {} games, not 1..={}",
+                self.config.games,
+                crate::runner::MAX_GAMES
+            ));
+        }
+        let pairs = self.config.pairs();
+        if self.pairs_done > pairs {
+            return Err(format!("{} pairs done, more than the {pairs} of the match", self.pairs_done));
+        }
+        let games = self.pairs_done * 2;
+        let mut seen = std::collections::BTreeSet::new();
+        for (game, f) in &self.faults {
+            if f.engine > 1 {
+                return Err(format!("the fault of game {game} names engine {}, not 0 or 1", f.engine));
+            }
+            if *game >= games {
+                return Err(format!("a fault in game {game}, which is not among the {games} finished"));
+            }
+            if !seen.insert(*game) {
+                return Err(format!("two faults in game {game}"));
+            }
+        }
+        Ok(())
     }
 
     /// Writes `DIR/state.json` atomically.
@@ -63,8 +105,14 @@ impl MatchState {
 /// [`EvalError::Io`] naming the file.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), EvalError> {
     let tmp = tmp_name(path);
-    std::fs::write(&tmp, bytes).map_err(|e| EvalError::io(&tmp, e))?;
-    std::fs::rename(&tmp, path).map_err(|e| EvalError::io(path, e))
+    let written = std::fs::write(&tmp, bytes)
+        .map_err(|e| EvalError::io(&tmp, e))
+        .and_then(|()| std::fs::rename(&tmp, path).map_err(|e| EvalError::io(path, e)));
+    if written.is_err() {
+        // A full disk leaves nothing behind.
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
 }
 
 fn tmp_name(path: &Path) -> PathBuf {
@@ -87,25 +135,53 @@ pub(crate) fn create_games(dir: &Path, config: &MatchConfig) -> Result<RecordWri
 
 /// Reopens the record file of an interrupted match holding exactly the first `games` records
 /// (records written after the last saved state are dropped: their pair is replayed). Returns
-/// the writer and the kept records.
+/// the writer and the kept records. A missing or empty file, or one cut inside its header,
+/// holds no game yet; a file of another match or of self-play is refused, and so is a damaged
+/// record among the kept ones.
 pub(crate) fn reopen_games(
     dir: &Path,
     config: &MatchConfig,
-    games: usize,
+    games: u64,
 ) -> Result<(RecordWriter, Vec<GameRecord>), EvalError> {
     let path = dir.join(GAMES_FILE);
-    let mut kept = Vec::with_capacity(games);
-    if path.exists() {
-        let reader = RecordReader::open(&path)?;
-        for r in reader {
-            match r {
-                Ok(rec) if kept.len() < games => kept.push(rec),
+    let refuse = |reason: String| EvalError::Resume { dir: dir.to_path_buf(), reason };
+    let mut kept = Vec::new();
+    let head = RecordWriter::header_bytes(&header(config))?;
+    let mut start = Vec::new();
+    if let Ok(f) = std::fs::File::open(&path) {
+        f.take(head.len() as u64 + 1).read_to_end(&mut start).map_err(|e| EvalError::io(&path, e))?;
+    }
+    if !head.starts_with(&start) {
+        let mut reader = RecordReader::open(&path)?;
+        let found = reader.header();
+        let theirs = serde_json::from_str::<MatchConfig>(&found.config).ok();
+        if found.kind != Kind::Match || !theirs.is_some_and(|c| c.same_match(config)) {
+            return Err(refuse(format!(
+                "{} holds the games of another run ({} {})",
+                path.display(),
+                found.kind,
+                found.program
+            )));
+        }
+        while (kept.len() as u64) < games {
+            match reader.read_record() {
+                Some(Ok(rec)) if rec.index == kept.len() as u64 => kept.push(rec),
+                Some(Ok(rec)) => {
+                    return Err(refuse(format!(
+                        "{}: record {} is game {} of its run, not of this match",
+                        path.display(),
+                        kept.len(),
+                        rec.index
+                    )));
+                }
                 // A torn last record from a killed run is dropped like any extra one.
-                _ => break,
+                Some(Err(e)) if e.is_truncation() => break,
+                Some(Err(e)) => return Err(e.into()),
+                None => break,
             }
         }
     }
-    if kept.len() < games {
+    if (kept.len() as u64) < games {
         return Err(EvalError::Resume {
             dir: dir.to_path_buf(),
             reason: format!("{} holds {} games, the state file {games}", path.display(), kept.len()),

@@ -193,3 +193,140 @@ fn round_robin_rates_everyone() {
     let g = TournamentConfig { mode: Mode::Gauntlet, ..t };
     assert_eq!(g.pairings(), vec![(0, 1), (0, 2)]);
 }
+
+#[test]
+fn resume_state_is_checked_not_trusted() {
+    let dir = tempfile::tempdir().unwrap();
+    let full = dir.path().join("full");
+    let mut c = MatchConfig::new(spec("greedy"), spec("random"), 4);
+    c.openings = "random:plies=3".parse().unwrap();
+    c.out = Some(full.clone());
+    run_match(&c, &mut |_| {}).unwrap();
+    let st: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(full.join("state.json")).unwrap()).unwrap();
+    let try_state = |name: &str, edit: &dyn Fn(&mut serde_json::Value)| {
+        let d = dir.path().join(name);
+        std::fs::create_dir(&d).unwrap();
+        std::fs::copy(full.join("games.bin"), d.join("games.bin")).unwrap();
+        let mut s = st.clone();
+        edit(&mut s);
+        std::fs::write(d.join("state.json"), s.to_string()).unwrap();
+        match MatchConfig::load(&d) {
+            Err(e) => e,
+            Ok(m) => run_match(&m, &mut |_| {}).unwrap_err(),
+        }
+    };
+    let e = try_state("engine7", &|s| {
+        s["finished"] = false.into();
+        s["faults"] = serde_json::json!([[0, {"engine": 7, "reason": "x"}]]);
+    });
+    assert!(e.is_bad_input() && e.to_string().contains("engine 7"), "{e}");
+    for (name, pairs) in [("p31", 1u64 << 31), ("p62", 1u64 << 62)] {
+        let e = try_state(name, &|s| {
+            s["finished"] = false.into();
+            s["pairs_done"] = pairs.into();
+        });
+        assert!(e.is_bad_input() && e.to_string().contains("more than the 2"), "{e}");
+    }
+    let e = try_state("fault-late", &|s| {
+        s["pairs_done"] = 1.into();
+        s["finished"] = false.into();
+        s["faults"] = serde_json::json!([[3, {"engine": 1, "reason": "x"}]]);
+    });
+    assert!(e.is_bad_input() && e.to_string().contains("game 3"), "{e}");
+
+    // A games.bin of another run (self-play) is refused, not rewritten.
+    let foreign = dir.path().join("foreign");
+    std::fs::create_dir(&foreign).unwrap();
+    let sp = fanorona_data::Header::new("selfplay", fanorona_data::Kind::SelfPlay, "{}", 1);
+    fanorona_data::RecordWriter::create(&foreign.join("games.bin"), &sp).unwrap().finish().unwrap();
+    let bytes = std::fs::read(foreign.join("games.bin")).unwrap();
+    let mut s = st.clone();
+    s["pairs_done"] = 0.into();
+    s["finished"] = false.into();
+    std::fs::write(foreign.join("state.json"), s.to_string()).unwrap();
+    let e = run_match(&MatchConfig::load(&foreign).unwrap(), &mut |_| {}).unwrap_err();
+    assert!(e.is_bad_input() && e.to_string().contains("another run"), "{e}");
+    assert_eq!(std::fs::read(foreign.join("games.bin")).unwrap(), bytes);
+}
+
+#[test]
+fn a_match_killed_before_its_first_pair_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let full = dir.path().join("full");
+    let mut c = MatchConfig::new(spec("greedy"), spec("random"), 4);
+    c.openings = "random:plies=3".parse().unwrap();
+    c.out = Some(full.clone());
+    let whole = run_match(&c, &mut |_| {}).unwrap();
+    let mut st: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(full.join("state.json")).unwrap()).unwrap();
+    st["pairs_done"] = 0.into();
+    st["finished"] = false.into();
+    // Killed before the header reached the disk (empty file), or after (header only).
+    for (name, empty) in [("empty", true), ("header", false)] {
+        let d = dir.path().join(name);
+        std::fs::create_dir(&d).unwrap();
+        std::fs::write(d.join("state.json"), st.to_string()).unwrap();
+        if empty {
+            std::fs::write(d.join("games.bin"), b"").unwrap();
+        } else {
+            let header = RecordReader::open(&full.join("games.bin")).unwrap().header().clone();
+            let head = fanorona_data::RecordWriter::header_bytes(&header).unwrap();
+            std::fs::write(d.join("games.bin"), &head).unwrap();
+        }
+        let r = run_match(&MatchConfig::load(&d).unwrap(), &mut |_| {}).unwrap();
+        assert_eq!((r.games, r.wdl), (4, whole.wdl), "{name}");
+        assert_eq!(records(&d), records(&full), "{name}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn engines_that_flood_or_never_end_a_line_are_stopped() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        // Endless info lines: still a time forfeit.
+        ("flood", "while :; do echo 'info depth 1 score 0'; done", Termination::TimeForfeit, "no bestmove"),
+        // One endless line: refused once it passes the bound, memory stays small.
+        ("endless", "head -c 3000000 /dev/zero | tr '\\0' x", Termination::EngineFailure, "longer than"),
+    ];
+    for (name, on_go, termination, needle) in cases {
+        let path = script(dir.path(), name, on_go);
+        let engine = spec(&format!("cmd:{};timeout=300;name={name}", path.display()));
+        let mut c = MatchConfig::new(engine, spec("random"), 2);
+        c.openings = OpeningSource::Start;
+        let r = run_match(&c, &mut |_| {}).unwrap();
+        assert_eq!(r.wdl.losses, 2, "{name}: {:?}", r.wdl);
+        for (_, f) in &r.faults {
+            assert!(f.reason.starts_with(&termination.to_string()), "{name}: {}", f.reason);
+            assert!(f.reason.contains(needle), "{name}: {}", f.reason);
+        }
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_script_engines_children_do_not_outlive_the_match() {
+    let dir = tempfile::tempdir().unwrap();
+    let pidfile = dir.path().join("child.pid");
+    // On go the script starts a long-lived child, records its pid and then hangs.
+    let on_go = format!("sleep 300 & echo $! > {}; wait", pidfile.display());
+    let path = script(dir.path(), "parent", &on_go);
+    let engine = spec(&format!("cmd:{};timeout=300;name=parent", path.display()));
+    let mut c = MatchConfig::new(engine, spec("random"), 2);
+    c.openings = OpeningSource::Start;
+    run_match(&c, &mut |_| {}).unwrap();
+    let pid = std::fs::read_to_string(&pidfile).unwrap();
+    let pid = pid.trim();
+    // The group was killed: the child is gone (a zombie counts as gone).
+    let mut alive = true;
+    for _ in 0..100 {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        alive = !stat.is_empty() && !stat.contains(") Z ");
+        if !alive {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(!alive, "the engine's child {pid} survived the match");
+}

@@ -63,7 +63,8 @@ pub fn selfplay(
     if let Some(missing) = inputs.iter().find(|p| !p.is_file()) {
         return Err(fail(format!("the cluster command returned but {} is missing", missing.display())));
     }
-    merge(&inputs, games).map_err(|e| fail(format!("merging shards: {e}")))?;
+    merge(&inputs, games, fanorona_data::Existing::Replace)
+        .map_err(|e| fail(format!("merging shards: {e}")))?;
     let mut stats = Stats::new();
     let reader = RecordReader::open(games).map_err(|e| fail(e.to_string()))?;
     for rec in reader {

@@ -169,14 +169,15 @@ fn selfplay_stage(
     };
     let s = if config.selfplay.cluster_command.trim().is_empty() {
         let total = sp.games;
-        let summary = fanorona_selfplay::generate(&sp, &layout.games(g), true, &mut |p| {
-            events(&Event::Progress {
-                done: p.done,
-                total,
-                message: format!("W {} D {} B {}", p.white_wins, p.draws, p.black_wins),
-            });
-        })
-        .map_err(|source| LoopError::Selfplay { generation: g, source: Box::new(source) })?;
+        let summary =
+            fanorona_selfplay::generate(&sp, &layout.games(g), fanorona_selfplay::Start::Resume, &mut |p| {
+                events(&Event::Progress {
+                    done: p.done,
+                    total,
+                    message: format!("W {} D {} B {}", p.white_wins, p.draws, p.black_wins),
+                });
+            })
+            .map_err(|source| LoopError::Selfplay { generation: g, source: Box::new(source) })?;
         summary.stats
     } else {
         crate::cluster::selfplay(config, &sp, &layout.generation(g), &layout.games(g))?

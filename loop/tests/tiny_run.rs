@@ -128,3 +128,59 @@ fn a_stage_in_flight_is_redone_on_resume() {
     // The match resumed from its own saved state, so its games and result are the same.
     assert_eq!(again["wdl"], before["wdl"]);
 }
+
+/// Removes what a loop wrote after the point it is to look killed at: every generation after
+/// `keep_gen`, the final match and the top-level reports.
+fn cut_after(out: &std::path::Path, keep_gen: u32) {
+    for entry in std::fs::read_dir(out).expect("run directory") {
+        let p = entry.expect("entry").path();
+        let name = p.file_name().expect("a name").to_string_lossy().into_owned();
+        let generation = name.strip_prefix("gen-").and_then(|n| n.parse::<u32>().ok());
+        let keep = match generation {
+            Some(g) => g <= keep_gen,
+            None => name == "config.toml" || name.ends_with(".toml"),
+        };
+        if !keep {
+            if p.is_dir() {
+                std::fs::remove_dir_all(&p).expect("remove");
+            } else {
+                std::fs::remove_file(&p).expect("remove");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_loop_killed_in_its_first_game_or_gate_pair_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let full = dir.path().join("full");
+    run(&tiny(), &full, false, &mut |_| {}).unwrap();
+    let games = std::fs::read(full.join("gen-001").join("games.bin")).unwrap();
+
+    // Killed during the first self-play game: an empty games.bin.part and nothing else.
+    let early = dir.path().join("early");
+    run(&tiny(), &early, false, &mut |_| {}).unwrap();
+    cut_after(&early, 0);
+    std::fs::create_dir_all(early.join("gen-001")).unwrap();
+    std::fs::write(early.join("gen-001").join("games.bin.part"), b"").unwrap();
+    run(&tiny(), &early, true, &mut |_| {}).unwrap();
+    assert_eq!(std::fs::read(early.join("gen-001").join("games.bin")).unwrap(), games);
+
+    // Killed during the first gate pair: the match's state says no pair is done and its
+    // games.bin is empty.
+    let gate = dir.path().join("gate");
+    run(&tiny(), &gate, false, &mut |_| {}).unwrap();
+    cut_after(&gate, 1);
+    let g1 = gate.join("gen-001");
+    std::fs::remove_file(g1.join("gate.done.json")).unwrap();
+    let state_path = g1.join("gate").join("state.json");
+    let mut st: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&state_path).unwrap()).unwrap();
+    st["pairs_done"] = 0.into();
+    st["finished"] = false.into();
+    st["faults"] = serde_json::json!([]);
+    std::fs::write(&state_path, st.to_string()).unwrap();
+    std::fs::write(g1.join("gate").join("games.bin"), b"").unwrap();
+    run(&tiny(), &gate, true, &mut |_| {}).unwrap();
+    assert!(g1.join("gate.done.json").is_file());
+}

@@ -41,7 +41,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let out = dir.path().join(format!("t{t}.bin"));
         let t0 = Instant::now();
         let c0 = cpu_seconds();
-        let s = generate(&config, &out, false, &mut |_| {})?;
+        let s = generate(&config, &out, fanorona_selfplay::Start::New, &mut |_| {})?;
         let secs = t0.elapsed().as_secs_f64();
         let cpu = cpu_seconds() - c0;
         let rate = games as f64 / secs;

@@ -1,58 +1,101 @@
 //! [`generate`]: a whole self-play run, in parallel, written in game order.
 
 use std::collections::BTreeMap;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
 
 use fanorona_data::stats::Stats;
-use fanorona_data::{RecordReader, RecordWriter};
+use fanorona_data::{Existing, Output, RecordReader, RecordWriter};
 
 use crate::{PlayerCache, Progress, SelfplayConfig, SelfplayError, Summary, play_game_with};
 
 /// The file a run writes to until it is complete: `OUT.part`.
 pub fn part_path(out: &Path) -> PathBuf {
-    let mut s = out.as_os_str().to_os_string();
-    s.push(".part");
-    PathBuf::from(s)
+    fanorona_data::output::part_path(out)
+}
+
+/// What [`generate`] does with an output (or its `OUT.part`) that exists already.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// Refuse an existing output or temporary: nothing is replaced by accident.
+    New,
+    /// Start over, replacing them (`--force`).
+    Replace,
+    /// Continue them when they belong to the same run (`--resume`); start when there are none.
+    Resume,
 }
 
 /// Runs `config` and writes its games to `out`.
 ///
 /// Games are played on `config.threads` threads and written in game order, so the file is
-/// byte-identical whatever the thread count. The file is written as `OUT.part`, flushed after
-/// every game, and renamed to `out` when complete; a killed run loses at most the games being
-/// played. With `resume`, an existing `OUT.part` (or a complete `out` with fewer games) of the
-/// same run is repaired (a truncated last record is cut off) and continued from its next game;
-/// the result is the file an uninterrupted run writes.
+/// byte-identical whatever the thread count. The file is written as `OUT.part` (its header
+/// synced at once), flushed after every game, and renamed to `out` when complete; a killed
+/// run loses at most the games being played. With [`Start::Resume`], an existing `OUT.part`
+/// (or a complete `out` with fewer games) of the same run is repaired (a truncated last record
+/// is cut off) and continued from its next game; the result is the file an uninterrupted run
+/// writes. An empty `OUT.part`, or one holding only (a part of) the header, holds no game yet.
+///
+/// A symlink `out` is followed; a FIFO or device (`/dev/null`) is written directly, without a
+/// temporary, and cannot be resumed.
 ///
 /// `progress` is called on the calling thread after every game written.
 ///
 /// # Errors
-/// A bad configuration or player spec, a file that belongs to another run, an I/O error, or
-/// a player returning an illegal turn (the games before it stay in `OUT.part`).
+/// A bad configuration or player spec, an existing output with [`Start::New`], a file that
+/// belongs to another run, an I/O error, or a player returning an illegal turn (the games
+/// before it stay in `OUT.part`).
 pub fn generate(
     config: &SelfplayConfig,
     out: &Path,
-    resume: bool,
+    start: Start,
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<Summary, SelfplayError> {
     config.check()?;
     for spec in [&config.white, &config.black] {
         spec.build(0).map_err(|source| SelfplayError::Player { spec: spec.to_string(), source })?;
     }
+    let threads = if config.threads == 0 { rayon::current_num_threads() } else { config.threads };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| SelfplayError::Threads { threads, what: e.to_string() })?;
     let t0 = Instant::now();
-    let part = part_path(out);
+    let existing = if start == Start::New { Existing::Refuse } else { Existing::Replace };
+    let output = Output::new(out, existing)?;
+    let part = output.part();
     let header = config.header();
+    if output.is_special() && start == Start::Resume {
+        return Err(SelfplayError::Resume {
+            path: out.to_path_buf(),
+            what: "it is not a regular file (a FIFO or a device): nothing to continue".into(),
+        });
+    }
+    if !output.is_special() && start == Start::New && part.exists() {
+        return Err(SelfplayError::Resume {
+            path: part.clone(),
+            what: "an interrupted run left it: continue it with --resume, or start over with --force".into(),
+        });
+    }
     let mut stats = Stats::new();
     let mut resumed_games = 0;
     let mut repaired_bytes = 0;
     let io = |path: &Path, source| SelfplayError::Io { path: path.to_path_buf(), source };
-    let existing = if resume && part.exists() {
+    let resume = start == Start::Resume && !output.is_special();
+    let holds_games = |path: &Path| -> Result<bool, SelfplayError> {
+        let head = RecordWriter::header_bytes(&header)?;
+        let file = std::fs::File::open(path).map_err(|e| io(path, e))?;
+        let mut bytes = Vec::new();
+        file.take(head.len() as u64 + 1).read_to_end(&mut bytes).map_err(|e| io(path, e))?;
+        Ok(!head.starts_with(&bytes))
+    };
+    let target = output.target();
+    let existing = if resume && part.exists() && holds_games(&part)? {
         Some(part.clone())
-    } else if resume && out.exists() {
-        Some(out.to_path_buf())
+    } else if resume && target.exists() {
+        Some(target.to_path_buf())
     } else {
         None
     };
@@ -94,13 +137,8 @@ pub fn generate(
             repaired_bytes = info.repaired_bytes;
             w
         }
-        None => RecordWriter::create(&part, &header)?,
+        None => RecordWriter::create(&output.write_path(), &header)?,
     };
-    let threads = if config.threads == 0 { rayon::current_num_threads() } else { config.threads };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| SelfplayError::Threads { threads, what: e.to_string() })?;
 
     let start = writer.records();
     let next = AtomicU64::new(start);
@@ -173,7 +211,7 @@ pub fn generate(
     }
     writer.finish()?;
     stats.finish();
-    std::fs::rename(&part, out).map_err(|e| io(out, e))?;
+    output.commit()?;
     let elapsed_s = t0.elapsed().as_secs_f64();
     Ok(Summary {
         out: out.display().to_string(),

@@ -4,10 +4,10 @@
 //! files.
 //!
 //! ```no_run
-//! use fanorona_selfplay::{SelfplayConfig, generate};
+//! use fanorona_selfplay::{SelfplayConfig, Start, generate};
 //!
 //! let config = SelfplayConfig { games: 100, threads: 2, ..SelfplayConfig::default() };
-//! let summary = generate(&config, "games.bin".as_ref(), false, &mut |p| eprintln!("{}/{}", p.done, p.total))?;
+//! let summary = generate(&config, "games.bin".as_ref(), Start::New, &mut |p| eprintln!("{}/{}", p.done, p.total))?;
 //! println!("{} distinct positions", summary.stats.distinct_positions);
 //! # Ok::<(), fanorona_selfplay::SelfplayError>(())
 //! ```
@@ -23,7 +23,7 @@ mod summary;
 
 pub use config::{DEFAULT_SPEC, Exploration, RunConfig, SelfplayConfig, default_spec};
 pub use error::SelfplayError;
-pub use generate::{generate, part_path};
+pub use generate::{Start, generate, part_path};
 pub use play::{PlayerCache, game_seed, play_game, play_game_with};
 pub use shard::{SHARD_COUNT_ENV, SHARD_PLACEHOLDER, Shard, ShardGames};
 pub use summary::{Progress, Summary};

@@ -4,8 +4,8 @@
 
 use std::path::Path;
 
-use fanorona_data::{RecordReader, merge};
-use fanorona_selfplay::{Exploration, SelfplayConfig, SelfplayError, Shard, generate, part_path};
+use fanorona_data::{Existing, RecordReader, merge};
+use fanorona_selfplay::{Exploration, SelfplayConfig, SelfplayError, Shard, Start, generate, part_path};
 
 fn config(games: u64, threads: usize) -> SelfplayConfig {
     SelfplayConfig {
@@ -22,8 +22,9 @@ fn config(games: u64, threads: usize) -> SelfplayConfig {
 }
 
 fn run(c: &SelfplayConfig, out: &Path, resume: bool) -> fanorona_selfplay::Summary {
+    let start = if resume { Start::Resume } else { Start::New };
     let mut calls = 0;
-    let s = generate(c, out, resume, &mut |p| {
+    let s = generate(c, out, start, &mut |p| {
         calls += 1;
         assert!(p.done <= p.total);
     })
@@ -78,7 +79,7 @@ fn resume_repairs_a_truncated_tail_and_finishes_the_same_file() {
     // Resuming with another configuration is refused.
     let mut other = config(12, 2);
     other.seed = 12;
-    let e = generate(&other, &out, true, &mut |_| {}).unwrap_err();
+    let e = generate(&other, &out, Start::Resume, &mut |_| {}).unwrap_err();
     assert!(matches!(e, SelfplayError::Resume { .. }), "{e}");
     assert!(e.to_string().contains("seed"), "{e}");
     // ... and leaves the file where it was.
@@ -98,7 +99,7 @@ fn shards_are_disjoint_and_merge() {
         paths.push(p);
     }
     let merged = dir.path().join("merged.bin");
-    let report = merge(&paths, &merged).unwrap();
+    let report = merge(&paths, &merged, Existing::Refuse).unwrap();
     assert_eq!((report.games, report.shards.clone(), report.shard_count), (10, vec![0, 1], 2));
     let games: Vec<_> = RecordReader::open(&merged).unwrap().map(|r| r.unwrap()).collect();
     let indices: Vec<u64> = games.iter().map(|g| g.index).collect();
@@ -107,14 +108,15 @@ fn shards_are_disjoint_and_merge() {
         assert_ne!(w[0].turns, w[1].turns);
     }
     // The same shard twice, or a shard of another run, is refused.
-    let e = merge(&[paths[0].clone(), paths[0].clone()], &dir.path().join("x.bin")).unwrap_err();
+    let e = merge(&[paths[0].clone(), paths[0].clone()], &dir.path().join("x.bin"), Existing::Refuse)
+        .unwrap_err();
     assert!(e.to_string().contains("already"), "{e}");
     let mut c = config(5, 1);
     c.seed = 99;
     c.shard = Shard::new(0, 2).unwrap();
     let other = dir.path().join("other.bin");
     run(&c, &other, false);
-    let e = merge(&[paths[0].clone(), other], &dir.path().join("y.bin")).unwrap_err();
+    let e = merge(&[paths[0].clone(), other], &dir.path().join("y.bin"), Existing::Refuse).unwrap_err();
     assert!(e.to_string().contains("seed"), "{e}");
     assert!(!dir.path().join("y.bin").exists());
 }
@@ -125,11 +127,92 @@ fn bad_spec_and_config_are_errors() {
     let mut c = config(2, 1);
     c.exploration = Exploration::Epsilon(1.5);
     assert!(matches!(
-        generate(&c, &dir.path().join("a.bin"), false, &mut |_| {}),
+        generate(&c, &dir.path().join("a.bin"), Start::New, &mut |_| {}),
         Err(SelfplayError::Config(_))
     ));
     let mut c = config(2, 1);
     c.white = "alphabeta:depth=1,eval=net:/nonexistent/net.bin".parse().unwrap();
-    let e = generate(&c, &dir.path().join("a.bin"), false, &mut |_| {}).unwrap_err();
+    let e = generate(&c, &dir.path().join("a.bin"), Start::New, &mut |_| {}).unwrap_err();
     assert!(matches!(e, SelfplayError::Player { .. }), "{e}");
+}
+
+#[test]
+fn a_run_killed_before_its_first_game_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let full = dir.path().join("full.bin");
+    run(&config(4, 1), &full, false);
+    let bytes = std::fs::read(&full).unwrap();
+    // Killed with nothing written, or with only (part of) the synced header: nothing done yet.
+    let header_len = fanorona_data::RecordWriter::header_bytes(&config(4, 1).header()).unwrap().len();
+    for cut in [0, 7, header_len] {
+        let out = dir.path().join(format!("cut{cut}.bin"));
+        std::fs::write(part_path(&out), &bytes[..cut]).unwrap();
+        let s = run(&config(4, 1), &out, true);
+        assert_eq!((s.resumed_games, s.played), (0, 4), "cut at {cut}");
+        assert_eq!(std::fs::read(&out).unwrap(), bytes, "cut at {cut}");
+    }
+}
+
+#[test]
+fn the_header_is_on_disk_before_any_game() {
+    // A player that fails at once: the run stops before its first game, and its file already
+    // holds the header (so that --resume continues it).
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("a.bin");
+    let c = config(2, 1);
+    let w = fanorona_data::RecordWriter::create(&part_path(&out), &c.header()).unwrap();
+    let on_disk = std::fs::read(part_path(&out)).unwrap();
+    drop(w);
+    assert_eq!(on_disk, fanorona_data::RecordWriter::header_bytes(&c.header()).unwrap());
+}
+
+#[test]
+fn existing_outputs_are_refused_unless_replaced() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("keep.bin");
+    run(&config(3, 1), &out, false);
+    let kept = std::fs::read(&out).unwrap();
+    let e = generate(&config(2, 1), &out, Start::New, &mut |_| {}).unwrap_err();
+    assert!(matches!(e, SelfplayError::Data(fanorona_data::DataError::Exists { .. })), "{e}");
+    assert_eq!(std::fs::read(&out).unwrap(), kept);
+    assert!(!part_path(&out).exists());
+    // The temporary of an interrupted run is not overwritten either.
+    let other = dir.path().join("other.bin");
+    std::fs::write(part_path(&other), b"FANOREC").unwrap();
+    let e = generate(&config(2, 1), &other, Start::New, &mut |_| {}).unwrap_err();
+    assert!(e.to_string().contains("--resume"), "{e}");
+    assert_eq!(std::fs::read(part_path(&other)).unwrap(), b"FANOREC");
+    // Replace starts over.
+    let s = generate(&config(2, 1), &out, Start::Replace, &mut |_| {}).unwrap();
+    assert_eq!(s.stats.games, 2);
+}
+
+#[cfg(unix)]
+#[test]
+fn symlinks_and_fifos_are_written_through_not_replaced() {
+    let dir = tempfile::tempdir().unwrap();
+    let real = dir.path().join("real.bin");
+    let link = dir.path().join("link.bin");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    run(&config(2, 1), &link, false);
+    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+    assert_eq!(RecordReader::open(&real).unwrap().count(), 2);
+
+    let fifo = dir.path().join("fifo");
+    if !std::process::Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success()) {
+        return;
+    }
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read(fifo).unwrap())
+    };
+    run(&config(2, 1), &fifo, false);
+    let bytes = reader.join().unwrap();
+    assert!(bytes.starts_with(&fanorona_data::MAGIC));
+    let meta = std::fs::symlink_metadata(&fifo).unwrap();
+    assert!(!meta.is_file(), "the FIFO was replaced by a regular file");
+    assert!(!part_path(&fifo).exists());
+    // Nothing to resume in a FIFO.
+    let e = generate(&config(2, 1), &fifo, Start::Resume, &mut |_| {}).unwrap_err();
+    assert!(matches!(e, SelfplayError::Resume { .. }), "{e}");
 }

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use fanorona_engine::score::forced;
+use fanorona_engine::score::{forced, loss_in, win_in};
 use fanorona_engine::search::{Info, MAX_DEPTH, MAX_HASH_MIB};
 use fanorona_engine::{EvalSpec, Limits, SearchRoot, Searcher};
 
@@ -64,6 +64,25 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         limits.depth = Some(8);
     }
     let evaluator = eval.build().map_err(|e| bad_input("--eval", e))?;
+    if let Some(o) = super::game_over(&pos) {
+        // Nothing to search: the rules decide (a side with no stones has lost, whoever is to
+        // move).
+        let score = if o.winner == Some(pos.turn()) { win_in(0) } else { loss_in(0) };
+        let mut out = std::io::stdout().lock();
+        if args.json {
+            let obj = serde_json::json!({
+                "position": pos.to_string(), "eval": eval.to_string(), "best": null, "score": score,
+                "score_text": score_text(score), "depth": 0, "nodes": 0, "nodes_per_second": 0.0,
+                "time_ms": 0, "pv": Vec::<String>::new(), "result": o.to_string(),
+            });
+            writeln!(out, "{obj}")?;
+        } else {
+            writeln!(out, "position {pos}")?;
+            writeln!(out, "game over: {o}")?;
+            writeln!(out, "score    {} (side to move's view)", score_text(score))?;
+        }
+        return Ok(());
+    }
     let mut searcher = Searcher::new(evaluator, args.hash);
     let mut out = std::io::stdout().lock();
     let json = args.json;

@@ -5,8 +5,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 use fanorona_data::stats::Stats;
-use fanorona_data::{DataError, GameRecord, RecordReader, merge};
+use fanorona_data::{DataError, Existing, GameRecord, Output, RecordReader, merge};
 
+use super::plural;
 use crate::exit::bad_input;
 
 /// Inspect, check, export and merge game record files.
@@ -79,9 +80,12 @@ struct ExportArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
-    /// Write here instead of standard output.
+    /// Write here instead of standard output (an existing file only with --force).
     #[arg(long, short)]
     out: Option<PathBuf>,
+    /// Replace an existing --out file.
+    #[arg(long, requires = "out")]
+    force: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -94,6 +98,9 @@ struct MergeArgs {
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
+    /// Replace an existing output file.
+    #[arg(long)]
+    force: bool,
 }
 
 pub fn run(args: &Args) -> anyhow::Result<()> {
@@ -106,12 +113,24 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     }
 }
 
-/// Opens a record file; a file that is not one is bad input (exit 2).
+/// Whether a record-file error is the input's fault (exit 2): see
+/// [`DataError::is_bad_input`].
+pub fn is_bad_file(e: &DataError) -> bool {
+    e.is_bad_input()
+}
+
+/// A record-file error for the binary: bad input or failure, as [`is_bad_file`] says.
+fn data_err(e: DataError) -> anyhow::Error {
+    if is_bad_file(&e) {
+        anyhow::Error::new(crate::exit::BadInput(e.to_string()))
+    } else {
+        anyhow::Error::new(e)
+    }
+}
+
+/// Opens a record file; a file that is missing or is not one is bad input (exit 2).
 fn open(path: &Path) -> anyhow::Result<RecordReader> {
-    RecordReader::open(path).map_err(|e| match e {
-        DataError::Io { .. } => anyhow::Error::new(e),
-        e => bad_input("cannot read record file", e),
-    })
+    RecordReader::open(path).map_err(data_err)
 }
 
 fn stats(a: &StatsArgs) -> anyhow::Result<()> {
@@ -194,8 +213,14 @@ fn stats(a: &StatsArgs) -> anyhow::Result<()> {
             s.scored_turns, s.exploration_turns
         )?;
         for p in &problems {
-            writeln!(out, "warning: {p}")?;
+            writeln!(out, "damaged: {p}")?;
         }
+    }
+    if !problems.is_empty() {
+        return Err(anyhow::Error::new(crate::exit::BadInput(format!(
+            "{} (statistics cover the games before the damage)",
+            plural(problems.len(), "damaged file", "damaged files")
+        ))));
     }
     Ok(())
 }
@@ -244,10 +269,10 @@ fn validate(a: &ValidateArgs) -> anyhow::Result<()> {
         for r in &report {
             writeln!(
                 out,
-                "{}: {} games, {} problems",
+                "{}: {} games, {}",
                 r["file"].as_str().unwrap_or(""),
                 r["games"],
-                r["bad"]
+                plural(r["bad"].as_u64().unwrap_or(0) as usize, "problem", "problems")
             )?;
         }
         for b in &bad {
@@ -255,7 +280,7 @@ fn validate(a: &ValidateArgs) -> anyhow::Result<()> {
         }
     }
     if !bad.is_empty() {
-        bail!("{} problems in {} games", bad.len(), games);
+        bail!("{} in {}", plural(bad.len(), "problem", "problems"), plural(games as usize, "game", "games"));
     }
     Ok(())
 }
@@ -264,7 +289,7 @@ fn find_game(path: &Path, n: u64) -> anyhow::Result<GameRecord> {
     let r = open(path)?;
     let mut count = 0;
     for (i, rec) in r.enumerate() {
-        let rec = rec?;
+        let rec = rec.map_err(data_err)?;
         if i as u64 == n {
             return Ok(rec);
         }
@@ -288,7 +313,7 @@ fn show(a: &ShowArgs) -> anyhow::Result<()> {
         let obj = serde_json::json!({
             "game": a.game, "index": rec.index, "white": rec.white, "black": rec.black,
             "start": rec.start.to_string(), "turns": turns,
-            "result": rec.outcome.result_str(), "termination": format!("{:?}", rec.outcome.termination),
+            "result": rec.outcome.result_str(), "termination": rec.outcome.termination.to_string(),
             "final": fin.as_ref().map(|p| p.to_string()).ok(), "error": fin.as_ref().err().map(|e| e.to_string()),
         });
         writeln!(out, "{obj}")?;
@@ -329,11 +354,11 @@ fn export(a: &ExportArgs) -> anyhow::Result<()> {
         let mut n = 0;
         for f in &a.files {
             for rec in open(f)? {
-                let rec = rec?;
+                let rec = rec.map_err(data_err)?;
                 match a.format {
                     Format::Text => writeln!(
                         w,
-                        "{} | {} | {} {:?}",
+                        "{} | {} | {} {}",
                         rec.start,
                         rec.notation(),
                         rec.outcome.result_str(),
@@ -344,7 +369,7 @@ fn export(a: &ExportArgs) -> anyhow::Result<()> {
                         let obj = serde_json::json!({
                             "start": rec.start.to_string(), "white": rec.white, "black": rec.black,
                             "turns": turns, "result": rec.outcome.result_str(),
-                            "termination": format!("{:?}", rec.outcome.termination),
+                            "termination": rec.outcome.termination.to_string(),
                         });
                         writeln!(w, "{obj}")?;
                     }
@@ -360,9 +385,15 @@ fn export(a: &ExportArgs) -> anyhow::Result<()> {
             write_all(&mut out)?;
         }
         Some(path) => {
-            let mut part = path.as_os_str().to_os_string();
-            part.push(".part");
-            let part = PathBuf::from(part);
+            let existing = if a.force { Existing::Replace } else { Existing::Refuse };
+            let output = Output::new(path, existing).map_err(data_err)?;
+            if let Some(f) = a.files.iter().find(|f| output.clobbers(f)) {
+                return Err(bad_input(
+                    format!("--out {}", path.display()),
+                    format!("{} is an input: the export would replace it", f.display()),
+                ));
+            }
+            let part = output.write_path();
             let file =
                 std::fs::File::create(&part).with_context(|| format!("creating {}", part.display()))?;
             let mut w = std::io::BufWriter::new(file);
@@ -372,12 +403,11 @@ fn export(a: &ExportArgs) -> anyhow::Result<()> {
             });
             match r {
                 Ok(n) => {
-                    std::fs::rename(&part, path)
-                        .with_context(|| format!("renaming to {}", path.display()))?;
-                    eprintln!("wrote {n} games to {}", path.display());
+                    output.commit().map_err(data_err)?;
+                    eprintln!("wrote {} to {}", plural(n as usize, "game", "games"), path.display());
                 }
                 Err(e) => {
-                    let _ = std::fs::remove_file(&part);
+                    output.abandon();
                     return Err(e);
                 }
             }
@@ -387,10 +417,8 @@ fn export(a: &ExportArgs) -> anyhow::Result<()> {
 }
 
 fn merge_cmd(a: &MergeArgs) -> anyhow::Result<()> {
-    let report = merge(&a.inputs, &a.out).map_err(|e| match e {
-        DataError::Io { .. } => anyhow::Error::new(e),
-        e => bad_input("cannot merge", e),
-    })?;
+    let existing = if a.force { Existing::Replace } else { Existing::Refuse };
+    let report = merge(&a.inputs, &a.out, existing).map_err(|e| data_err(e).context("cannot merge"))?;
     let mut out = std::io::stdout().lock();
     if a.json {
         writeln!(out, "{}", serde_json::to_string(&report)?)?;

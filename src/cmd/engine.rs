@@ -1,4 +1,4 @@
-//! `fanorona engine`: speak the engine protocol (shared/PROTOCOL.md) on stdin/stdout.
+//! `fanorona engine`: speak the engine protocol (docs/PROTOCOL.md) on stdin/stdout.
 
 use fanorona_engine::EvalSpec;
 use fanorona_engine::protocol::{EngineConfig, run_engine};

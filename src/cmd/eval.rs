@@ -93,6 +93,10 @@ struct MatchArgs {
     json: bool,
 }
 
+use fanorona_eval::MAX_GAMES;
+/// Games played at once at most.
+const MAX_CONCURRENCY: usize = 1024;
+
 fn eval_err(e: EvalError) -> anyhow::Error {
     if e.is_bad_input() { bad_input("eval", e) } else { anyhow::Error::new(e) }
 }
@@ -104,11 +108,11 @@ impl MatchArgs {
 
     /// The match settings, engines left to the caller.
     fn template(&self, engines: [EngineSpec; 2]) -> anyhow::Result<MatchConfig> {
-        if self.concurrency == 0 {
-            return Err(bad_input("--concurrency", "must be at least 1"));
+        if self.concurrency == 0 || self.concurrency > MAX_CONCURRENCY {
+            return Err(bad_input("--concurrency", format!("must be 1..={MAX_CONCURRENCY}")));
         }
-        if self.games == 0 {
-            return Err(bad_input("--games", "must be at least 1"));
+        if self.games == 0 || self.games > MAX_GAMES {
+            return Err(bad_input("--games", format!("must be 1..={MAX_GAMES}")));
         }
         let mut c = MatchConfig::new(engines[0].clone(), engines[1].clone(), self.games);
         c.openings = self.openings.parse::<OpeningSource>().map_err(eval_err)?;
@@ -182,8 +186,11 @@ fn progress_message(p: &Progress) -> String {
 fn run_single(a: &MatchArgs) -> anyhow::Result<()> {
     let config = if a.resume {
         let dir = a.out.as_deref().ok_or_else(|| bad_input("--resume", "needs --out DIR"))?;
+        if a.concurrency == 0 || a.concurrency > MAX_CONCURRENCY {
+            return Err(bad_input("--concurrency", format!("must be 1..={MAX_CONCURRENCY}")));
+        }
         let mut c = MatchConfig::load(dir).map_err(eval_err)?;
-        c.concurrency = a.concurrency.max(1);
+        c.concurrency = a.concurrency;
         c
     } else {
         let engines = a.engines()?;

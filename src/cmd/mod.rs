@@ -28,6 +28,46 @@ pub fn parse_position(text: Option<&str>) -> anyhow::Result<Position> {
     }
 }
 
+/// A progress style whose `{rate}` prints the rate with 3 significant figures (`27.9/s`, not
+/// indicatif's `27.9172/s`).
+pub fn with_rate(style: indicatif::ProgressStyle) -> indicatif::ProgressStyle {
+    style.with_key("rate", |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+        let _ = write!(w, "{}/s", rate(s.per_sec()));
+    })
+}
+
+/// A rate with 3 significant figures: `27.9`, `1234`, `0.123`.
+pub fn rate(r: f64) -> String {
+    if !r.is_finite() || r <= 0.0 {
+        return "0".into();
+    }
+    let digits = (2 - r.log10().floor() as i32).clamp(0, 6) as usize;
+    format!("{r:.digits$}")
+}
+
+/// `1 game`, `2 games`.
+pub fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn rates_have_three_figures() {
+        assert_eq!(super::rate(27.9172), "27.9");
+        assert_eq!(super::rate(1234.6), "1235");
+        assert_eq!(super::rate(0.12345), "0.123");
+        assert_eq!(super::plural(1, "file", "files"), "1 file");
+        assert_eq!(super::plural(2, "file", "files"), "2 files");
+    }
+}
+
+/// The result of a position where the game is over by the rules alone: a side with no stones
+/// left has lost (whoever is to move), and so has a side to move without a legal turn.
+pub fn game_over(pos: &Position) -> Option<fanorona_core::Outcome> {
+    fanorona_core::Game::new(*pos, DrawRules { max_quiet_plies: 0, max_plies: 0 }).outcome()
+}
+
 /// The draw rules of RULES.md, as every command that plays games takes them.
 #[derive(Debug, Clone, Copy, clap::Args)]
 pub struct DrawArgs {

@@ -30,11 +30,16 @@ pub struct Args {
     json: bool,
 }
 
+/// Threads at most.
+const MAX_THREADS: usize = 1024;
+
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let pos = super::parse_position(args.position.as_deref())?;
-    if args.threads == 0 {
-        return Err(bad_input("--threads", "must be at least 1"));
+    if args.threads == 0 || args.threads > MAX_THREADS {
+        return Err(bad_input("--threads", format!("must be 1..={MAX_THREADS}")));
     }
+    // More threads than first turns have nothing to do: do not ask the system for them.
+    let threads = args.threads.min(pos.legal_moves().len().max(1));
     if args.depth > 30 {
         return Err(bad_input(
             "--depth",
@@ -45,7 +50,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let (nodes, divide) = if args.depth == 0 {
         (1, Vec::new())
     } else {
-        let d = perft_divide_parallel(&pos, args.depth, args.threads);
+        let d = perft_divide_parallel(&pos, args.depth, threads);
         (d.iter().map(|(_, n)| n).sum::<u64>(), d)
     };
     let seconds = start.elapsed().as_secs_f64();

@@ -32,6 +32,10 @@ pub struct Args {
     /// Print the final summary as JSON.
     #[arg(long)]
     json: bool,
+    /// Print the resolved configuration (the file and --generations over every default) as
+    /// TOML, and exit without running.
+    #[arg(long)]
+    print_config: bool,
 }
 
 pub fn run_cmd(args: &Args) -> anyhow::Result<()> {
@@ -43,6 +47,10 @@ pub fn run_cmd(args: &Args) -> anyhow::Result<()> {
         config.generations = g;
     }
     config.check().map_err(|e| bad_input("configuration", e))?;
+    if args.print_config {
+        print!("{}", config.to_toml());
+        return Ok(());
+    }
     let tty = std::io::stderr().is_terminal();
     let bar = if tty { ProgressBar::new(0) } else { ProgressBar::hidden() };
     bar.set_style(

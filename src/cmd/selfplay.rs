@@ -4,9 +4,10 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::Instant;
 
-use anyhow::Context;
 use fanorona_engine::PlayerSpec;
-use fanorona_selfplay::{DEFAULT_SPEC, Exploration, Progress, SelfplayConfig, Shard, Summary, generate};
+use fanorona_selfplay::{
+    DEFAULT_SPEC, Exploration, Progress, SelfplayConfig, SelfplayError, Shard, Start, Summary, generate,
+};
 
 use crate::exit::bad_input;
 
@@ -14,7 +15,7 @@ use crate::exit::bad_input;
 ///
 /// The output is byte-identical for the same arguments whatever --threads is. The file is
 /// written as OUT.part and renamed when complete; after a kill, run the same command with
-/// --resume to continue. For a cluster job array, the shard comes from --shard or from
+/// --resume to continue. An existing OUT is not replaced without --force. For a cluster job array, the shard comes from --shard or from
 /// SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT or JOB_COMPLETION_INDEX (with --shard-count or
 /// FANORONA_SHARD_COUNT); `{shard}` in --out is replaced by the shard index.
 #[derive(Debug, clap::Args)]
@@ -50,6 +51,9 @@ pub struct Args {
     /// Continue an interrupted run of the same command (repairs a truncated last game).
     #[arg(long)]
     resume: bool,
+    /// Replace an existing output (and the temporary of an interrupted run).
+    #[arg(long, conflicts_with = "resume")]
+    force: bool,
     /// Uniformly random opening turns per game.
     #[arg(long, default_value_t = 4)]
     random_plies: u32,
@@ -147,8 +151,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let bar = terminal.then(|| {
         let bar = indicatif::ProgressBar::new(config.games);
         let style = indicatif::ProgressStyle::with_template(
-            "{elapsed_precise} [{bar:30}] {pos}/{len} games {per_sec} ETA {eta} {msg}",
+            "{elapsed_precise} [{bar:30}] {pos}/{len} games {rate} ETA {eta} {msg}",
         )
+        .map(super::with_rate)
         .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
         .progress_chars("=> ");
         bar.set_style(style);
@@ -183,12 +188,31 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             out.display()
         );
     }
-    let summary = generate(&config, &out, args.resume, &mut progress);
+    let start = match (args.resume, args.force) {
+        (true, _) => Start::Resume,
+        (false, true) => Start::Replace,
+        (false, false) => Start::New,
+    };
+    let summary = generate(&config, &out, start, &mut progress);
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    let summary = summary.with_context(|| format!("self-play into {}", out.display()))?;
+    let summary = summary.map_err(|e| selfplay_err(e, &out))?;
     print_summary(&summary, args.json)
+}
+
+/// Bad arguments, an output that may not be replaced, a file that cannot be resumed or is
+/// damaged: bad input (exit 2); I/O errors and engine bugs: failures (exit 1).
+fn selfplay_err(e: SelfplayError, out: &std::path::Path) -> anyhow::Error {
+    let what = format!("self-play into {}", out.display());
+    let bad = match &e {
+        SelfplayError::Config(_) | SelfplayError::Player { .. } | SelfplayError::Resume { .. } => true,
+        SelfplayError::Data(d) => crate::cmd::data::is_bad_file(d),
+        SelfplayError::IllegalDecision { .. } | SelfplayError::Threads { .. } | SelfplayError::Io { .. } => {
+            false
+        }
+    };
+    if bad { bad_input(what, e) } else { anyhow::Error::new(e).context(what) }
 }
 
 fn print_summary(s: &Summary, json: bool) -> anyhow::Result<()> {
@@ -219,7 +243,7 @@ fn print_summary(s: &Summary, json: bool) -> anyhow::Result<()> {
         st.black_wins,
         100.0 * st.white_score()
     )?;
-    let ends: Vec<String> = st.terminations.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    let ends: Vec<String> = st.terminations.iter().map(|(k, v)| format!("{k}: {v}")).collect();
     writeln!(out, "endings: {}", ends.join(", "))?;
     writeln!(
         out,

@@ -37,6 +37,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             "black_stones": pos.stones(fanorona_core::Color::Black).count(),
             "must_capture": pos.has_capture(),
             "moves": moves,
+            "result": super::game_over(&pos).map(|o| o.to_string()),
         });
         writeln!(out, "{obj}")?;
         return Ok(());
@@ -45,13 +46,13 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     writeln!(out, "{pos}")?;
     writeln!(
         out,
-        "{} to move, white {} stones, black {} stones",
+        "{} to move, white {}, black {}",
         pos.turn(),
-        pos.stones(fanorona_core::Color::White).count(),
-        pos.stones(fanorona_core::Color::Black).count()
+        super::plural(pos.stones(fanorona_core::Color::White).count() as usize, "stone", "stones"),
+        super::plural(pos.stones(fanorona_core::Color::Black).count() as usize, "stone", "stones"),
     )?;
-    if moves.is_empty() {
-        writeln!(out, "no legal turns: {} loses", pos.turn())?;
+    if let Some(o) = super::game_over(&pos) {
+        writeln!(out, "game over: {o}")?;
     } else {
         let kind = if pos.has_capture() { "capturing" } else { "paika" };
         writeln!(out, "{} legal {kind} turns:", moves.len())?;

@@ -11,10 +11,10 @@ use indicatif::{ProgressBar, ProgressStyle};
 use crate::exit::bad_input;
 
 /// Train a value network on self-play record files, exported in the engine's network format
-/// (use it with `eval=net:OUT/best.net` in any engine spec).
+/// (use it with `eval=net:OUT/best.fnet` in any engine spec).
 ///
 /// The run directory gets config.toml, checkpoints/ (each epoch: burn model, optimiser state,
-/// engine network), best.net, last.net, metrics.csv, metrics.json and loss.png. A killed run
+/// engine network), best.fnet, last.fnet, metrics.csv, metrics.json and loss.png. A killed run
 /// continues with `--resume --out DIR` and ends where an uninterrupted one would.
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -50,7 +50,7 @@ pub struct Args {
     /// Target: result, score or blend (data.target).
     #[arg(long)]
     target: Option<String>,
-    /// Start from this network (engine `.net` file or `.bpk` checkpoint of the same
+    /// Start from this network (engine `.fnet` file or `.bpk` checkpoint of the same
     /// architecture).
     #[arg(long)]
     init_from: Option<PathBuf>,
@@ -110,11 +110,16 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         Progress::Scanned(d) => {
             if !args.quiet {
                 eprintln!(
-                    "data: {} files, {} training games ({} positions), {} validation games ({} positions)",
-                    d.files, d.train_games, d.train_samples, d.val_games, d.val_samples
+                    "data: {}, {} training games ({} positions), {} validation games ({} positions)",
+                    super::plural(d.files, "file", "files"),
+                    d.train_games,
+                    d.train_samples,
+                    d.val_games,
+                    d.val_samples
                 );
             }
         }
+        Progress::Warning(w) => eprintln!("warning: {w}"),
         Progress::Baseline(b) => {
             if !args.quiet {
                 eprintln!(
@@ -127,8 +132,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             if tty {
                 let pb = ProgressBar::new(*steps);
                 let style = ProgressStyle::with_template(
-                    "{prefix} [{bar:30}] {pos}/{len} steps {per_sec} {msg} eta {eta}",
+                    "{prefix} [{bar:30}] {pos}/{len} steps {rate} {msg} eta {eta}",
                 )
+                .map(super::with_rate)
                 .unwrap_or_else(|_| ProgressStyle::default_bar())
                 .progress_chars("=> ");
                 pb.set_style(style);
@@ -161,6 +167,13 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         ControlFlow::Continue(())
     };
     let result = if args.resume {
+        if let Some(flag) = resume_conflict(args) {
+            return Err(bad_input(
+                flag,
+                "--resume continues the run with its saved configuration and data; to train further, \
+                 start a new run from its network (--init-from DIR/best.fnet)",
+            ));
+        }
         fanorona_train::resume(out, &mut on_progress)
     } else {
         if args.files.is_empty() {
@@ -181,6 +194,26 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         other => anyhow::Error::new(other),
     })?;
     print_report(&report, args.json)
+}
+
+/// The first argument given with `--resume` that would change the run (and so is refused
+/// rather than ignored).
+fn resume_conflict(a: &Args) -> Option<&'static str> {
+    [
+        (!a.files.is_empty(), "files"),
+        (a.config.is_some(), "--config"),
+        (!a.set.is_empty(), "--set"),
+        (a.epochs.is_some(), "--epochs"),
+        (a.max_steps.is_some(), "--max-steps"),
+        (a.batch_size.is_some(), "--batch-size"),
+        (a.lr.is_some(), "--lr"),
+        (a.seed.is_some(), "--seed"),
+        (a.hidden.is_some(), "--hidden"),
+        (a.target.is_some(), "--target"),
+        (a.init_from.is_some(), "--init-from"),
+    ]
+    .into_iter()
+    .find_map(|(given, flag)| given.then_some(flag))
 }
 
 fn print_report(r: &TrainReport, json: bool) -> anyhow::Result<()> {

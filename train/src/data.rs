@@ -3,6 +3,7 @@
 //! Memory is constant in the size of the data: one game record at a time is decoded, and the
 //! training order comes from a bounded shuffle buffer (plus, per epoch, a shuffled file order).
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use fanorona_core::Position;
@@ -44,8 +45,10 @@ pub fn split_of(file_name: &str, game: u64, val_fraction: f64) -> Split {
     if x < val_fraction { Split::Validation } else { Split::Train }
 }
 
-/// The record files to read: every file given, and the files directly inside every directory
-/// given (sorted by name, skipping hidden files and temporaries ending in `.tmp`).
+/// The record files to read: every file given, and the record files anywhere under every
+/// directory given (recognised by their magic bytes, so that a loop or match run directory can
+/// be given whole), sorted by path within each directory; hidden entries and the temporaries
+/// of unfinished writes (`.part`, `.tmp`) are skipped.
 ///
 /// # Errors
 /// When a path does not exist or a directory cannot be listed.
@@ -55,23 +58,47 @@ pub fn expand_inputs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, TrainError> {
         let input = |error| TrainError::Input { path: p.clone(), error };
         let meta = std::fs::metadata(p).map_err(input)?;
         if meta.is_dir() {
-            let mut files = Vec::new();
-            for entry in std::fs::read_dir(p).map_err(input)? {
-                let entry = entry.map_err(input)?;
-                let path = entry.path();
-                let name = entry.file_name().to_string_lossy().into_owned();
-                if name.starts_with('.') || name.ends_with(".tmp") || !path.is_file() {
-                    continue;
-                }
-                files.push(path);
-            }
-            files.sort();
-            out.extend(files);
+            walk(p, 0, &mut out)?;
         } else {
             out.push(p.clone());
         }
     }
     Ok(out)
+}
+
+/// Directory levels followed at most (a symlink loop ends here).
+const MAX_DEPTH: usize = 32;
+
+/// Adds the record files under `dir`, in path order.
+fn walk(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) -> Result<(), TrainError> {
+    let input = |error| TrainError::Input { path: dir.to_path_buf(), error };
+    let mut entries = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(input)? {
+        let entry = entry.map_err(input)?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with('.') || name.ends_with(".tmp") || name.ends_with(".part") {
+            continue;
+        }
+        entries.push(entry.path());
+    }
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            if depth < MAX_DEPTH {
+                walk(&path, depth + 1, out)?;
+            }
+        } else if is_record_file(&path) {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// Whether `path` starts with the record format's magic bytes.
+fn is_record_file(path: &Path) -> bool {
+    let mut magic = [0u8; 8];
+    std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut magic)).is_ok()
+        && magic == fanorona_data::MAGIC
 }
 
 /// The record files of a run and how to read samples from them.

@@ -1,15 +1,4 @@
-//! fanorona-train: trains the engine's value network with burn.
-//!
-//! - [`TrainConfig`]: the whole configuration, one TOML file with `key=value` overrides.
-//! - [`train`] / [`resume`]: a run over record files of fanorona-data into a run directory
-//!   (checkpoints each epoch and the best, metrics CSV/JSON, a loss plot, networks exported
-//!   in the engine's format), with a progress callback.
-//! - [`ValueNet`]: the burn model built from the engine's [`fanorona_engine::nn::Architecture`].
-//! - [`measure_throughput`]: the training speed figure.
-//! - [`write_synthetic_games`]: quick record files for tests and benchmarks.
-//!
-//! burn is confined to this crate; the engine reads the exported network files with its own
-//! plain-Rust forward pass.
+#![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
 
 mod baseline;
@@ -18,6 +7,7 @@ mod data;
 mod error;
 mod metrics;
 mod model;
+mod paths;
 mod run;
 mod schedule;
 mod synthetic;

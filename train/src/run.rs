@@ -18,6 +18,7 @@ use crate::baseline::{self, BaselineReport, MaterialStats};
 use crate::data::{Batch, Shuffler, Source, Split, expand_inputs, permutation};
 use crate::metrics::{EpochMetrics, write_atomic, write_metrics};
 use crate::model::{ValueNet, device_for};
+use crate::paths::{rebase, relative_to};
 use crate::schedule::learning_rate;
 use crate::{Optimizer, TrainConfig, TrainError};
 
@@ -44,6 +45,8 @@ pub struct DataSummary {
 pub enum Progress<'a> {
     /// The data was counted.
     Scanned(&'a DataSummary),
+    /// A setting that is allowed but probably not meant (a warm-up longer than the run).
+    Warning(&'a str),
     /// The material baseline was fitted.
     Baseline(&'a BaselineReport),
     /// An epoch begins.
@@ -88,13 +91,15 @@ pub struct TrainReport {
     /// Its validation loss.
     #[serde(with = "nan_as_null")]
     pub best_val_loss: f64,
-    /// The best network in the engine's format (`best.net`).
+    /// The best network in the engine's format (`best.fnet`).
     pub best_net: PathBuf,
-    /// The last epoch's network in the engine's format (`last.net`).
+    /// The last epoch's network in the engine's format (`last.fnet`).
     pub last_net: PathBuf,
 }
 
-/// The state of a run after its last completed epoch (`state.json`).
+/// The state of a run after its last completed epoch (`state.json`). Its paths are saved
+/// relative to the run directory ([`RunState::saved`]), and made usable again on loading
+/// ([`RunState::rebased`]).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 struct RunState {
     version: u32,
@@ -107,13 +112,37 @@ struct RunState {
     report: TrainReport,
 }
 
+impl RunState {
+    /// This state with its paths relative to the run directory `dir`.
+    fn saved(&self, dir: &Path) -> RunState {
+        let mut s = self.clone();
+        s.files = self.files.iter().map(|f| relative_to(f, dir)).collect();
+        s.init_from = self.init_from.as_deref().map(|f| relative_to(f, dir));
+        s.report.out_dir = PathBuf::from(".");
+        s.report.best_net = relative_to(&self.report.best_net, dir);
+        s.report.last_net = relative_to(&self.report.last_net, dir);
+        s
+    }
+
+    /// A loaded state with its paths made usable from the working directory (`dir` is the run
+    /// directory as given now).
+    fn rebased(mut self, dir: &Path) -> RunState {
+        self.files = self.files.iter().map(|f| rebase(f, dir)).collect();
+        self.init_from = self.init_from.as_deref().map(|f| rebase(f, dir));
+        self.report.out_dir = dir.to_path_buf();
+        self.report.best_net = rebase(&self.report.best_net, dir);
+        self.report.last_net = rebase(&self.report.last_net, dir);
+        self
+    }
+}
+
 /// Trains a value network on the record `files` (files or directories of them) into `out_dir`
 /// (created; it must not hold a run already), starting from the weights of `init_from` (a
 /// network file in the engine's format, or a `.bpk` checkpoint of the same architecture) or
 /// from random weights drawn from the seed.
 ///
 /// The run directory gets `config.toml`, `state.json`, `metrics.csv`, `metrics.json`,
-/// `loss.png`, `checkpoints/epoch-NNNN.{bpk,optim.bpk,net}`, `best.{bpk,net}` and `last.net`.
+/// `loss.png`, `checkpoints/epoch-NNNN.{bpk,optim.bpk,fnet}`, `best.{bpk,fnet}` and `last.fnet`.
 ///
 /// # Errors
 /// Bad configuration, unreadable or empty data, a run already in `out_dir`, a warm start of
@@ -167,6 +196,7 @@ pub fn resume(
     if state.version != STATE_VERSION {
         return Err(resume_err(format!("state.json version {} is not {STATE_VERSION}", state.version)));
     }
+    let state = state.rebased(out_dir);
     let files = state.files.clone();
     run(&config, &files, out_dir, Start::Resume(Box::new(state)), progress)
 }
@@ -280,6 +310,13 @@ fn run(
         total_steps = total_steps.min(o.max_steps);
     }
     let epochs = total_steps.div_ceil(steps_per_epoch) as u32;
+    if o.warmup_steps >= total_steps {
+        let text = format!(
+            "warmup_steps {} is not shorter than the run's {total_steps} steps: the learning rate stays in warm-up to the end",
+            o.warmup_steps
+        );
+        report_progress(progress, &Progress::Warning(&text))?;
+    }
 
     let device = device_for(config.backend)?;
     let train_dev = device.clone().autodiff();
@@ -300,8 +337,8 @@ fn run(
                 epochs: Vec::new(),
                 best_epoch: 0,
                 best_val_loss: f64::NAN,
-                best_net: out_dir.join("best.net"),
-                last_net: out_dir.join("last.net"),
+                best_net: out_dir.join("best.fnet"),
+                last_net: out_dir.join("last.fnet"),
             };
             let state = RunState {
                 version: STATE_VERSION,
@@ -418,12 +455,12 @@ fn run(
         optim
             .save(&optim_path)
             .map_err(|e| TrainError::Checkpoint { path: optim_path.clone(), message: format!("{e:?}") })?;
-        net.write_file(&ckpt(epoch, "net"))?;
-        net.write_file(&out_dir.join("last.net"))?;
+        net.write_file(&ckpt(epoch, "fnet"))?;
+        net.write_file(&out_dir.join("last.fnet"))?;
         let key = |m: &EpochMetrics| if m.val_loss.is_finite() { m.val_loss } else { m.train_loss };
         let is_best = state.report.epochs.iter().all(|m| key(&metrics) < key(m));
         if is_best {
-            net.write_file(&out_dir.join("best.net"))?;
+            net.write_file(&out_dir.join("best.fnet"))?;
             let best_bpk = out_dir.join("best.bpk");
             std::fs::copy(&bpk, &best_bpk).map_err(|e| TrainError::io(&best_bpk, e))?;
             state.report.best_epoch = epoch;
@@ -431,7 +468,8 @@ fn run(
         }
         state.report.epochs.push(metrics);
         state.epoch = epoch;
-        let text = serde_json::to_string_pretty(&state).map_err(|e| TrainError::Config(e.to_string()))?;
+        let text = serde_json::to_string_pretty(&state.saved(out_dir))
+            .map_err(|e| TrainError::Config(e.to_string()))?;
         write_atomic(&out_dir.join("state.json"), text.as_bytes())?;
         write_metrics(out_dir, &state.report.epochs, Some(&state.report.baseline))?;
         if let Some(m) = state.report.epochs.last() {

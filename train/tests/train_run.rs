@@ -77,7 +77,8 @@ fn exported_network_matches_burn_and_loads_in_the_engine() {
         assert!(m.train_loss.is_finite() && m.val_loss.is_finite(), "{m:?}");
         assert!((0.0..=1.0).contains(&m.val_accuracy));
     }
-    for f in ["config.toml", "state.json", "metrics.csv", "metrics.json", "loss.png", "best.net", "last.net"]
+    for f in
+        ["config.toml", "state.json", "metrics.csv", "metrics.json", "loss.png", "best.fnet", "last.fnet"]
     {
         assert!(out.join(f).is_file(), "{f} missing");
     }
@@ -132,8 +133,8 @@ fn resumed_run_equals_uninterrupted_run() {
 
     assert_eq!(a.epochs.len(), 4);
     assert_eq!(b.epochs.len(), 4);
-    let na = Network::read_file(&straight.join("last.net")).unwrap();
-    let nb = Network::read_file(&killed.join("last.net")).unwrap();
+    let na = Network::read_file(&straight.join("last.fnet")).unwrap();
+    let nb = Network::read_file(&killed.join("last.fnet")).unwrap();
     let mut worst = 0.0f32;
     for (la, lb) in na.layers().iter().zip(nb.layers()) {
         for (x, y) in la.weights().iter().chain(la.bias()).zip(lb.weights().iter().chain(lb.bias())) {
@@ -163,7 +164,7 @@ fn warm_start_and_clear_errors() {
     // Warm start from a network of the right architecture.
     let arch = config.architecture().unwrap();
     let init = Arc::new(Network::random(&arch, 77).unwrap());
-    let init_path = dir.path().join("init.net");
+    let init_path = dir.path().join("init.fnet");
     init.write_file(&init_path).unwrap();
     let r = fanorona_train::train(&config, &files, &dir.path().join("warm"), Some(&init_path), &mut quiet);
     assert!(r.is_ok(), "{r:?}");
@@ -173,7 +174,7 @@ fn warm_start_and_clear_errors() {
     let e = fanorona_train::train(&config, &files, &dir.path().join("wrong"), Some(&init_path), &mut quiet)
         .unwrap_err()
         .to_string();
-    assert!(e.contains("init.net") && e.contains("stones:90-16-1"), "{e}");
+    assert!(e.contains("init.fnet") && e.contains("stones:90-16-1"), "{e}");
 
     // A corrupt record file names itself.
     let bad = dir.path().join("bad.bin");
@@ -198,4 +199,43 @@ fn warm_start_and_clear_errors() {
     .unwrap_err()
     .to_string();
     assert!(e.contains("missing.bin"), "{e}");
+}
+
+#[test]
+fn a_moved_run_directory_resumes_from_anywhere() {
+    // Paths in state.json are relative to the run directory: the run and its data moved
+    // together (or a resume from another working directory) continue.
+    let dir = tempfile::tempdir().unwrap();
+    let first = dir.path().join("first");
+    std::fs::create_dir_all(first.join("data")).unwrap();
+    let files = data(&first.join("data"), 1, 40);
+    let config = small_config(2);
+    let run = first.join("runs").join("r");
+    let stop = fanorona_train::train(&config, &files, &run, None, &mut |p| match p {
+        Progress::Step { epoch: 2, step: 1, .. } => ControlFlow::Break(()),
+        _ => ControlFlow::Continue(()),
+    });
+    assert!(matches!(stop, Err(TrainError::Stopped)), "{stop:?}");
+    let state = std::fs::read_to_string(run.join("state.json")).unwrap();
+    assert!(!state.contains(first.to_str().unwrap()), "absolute paths saved: {state}");
+    let moved = dir.path().join("moved");
+    std::fs::rename(&first, &moved).unwrap();
+    let r = fanorona_train::resume(&moved.join("runs").join("r"), &mut quiet).unwrap();
+    assert_eq!(r.epochs.len(), 2);
+    assert!(r.best_net.starts_with(&moved) && r.best_net.is_file(), "{}", r.best_net.display());
+}
+
+#[test]
+fn directories_are_searched_for_record_files() {
+    // A loop or match run directory: record files at any depth among other files.
+    let dir = tempfile::tempdir().unwrap();
+    let nested = dir.path().join("gen-001").join("gate");
+    std::fs::create_dir_all(&nested).unwrap();
+    let a = data(&dir.path().join("gen-001"), 1, 5);
+    let b = data(&nested, 1, 5);
+    std::fs::write(nested.join("state.json"), "{}").unwrap();
+    std::fs::write(dir.path().join("notes.txt"), "not a record file").unwrap();
+    std::fs::copy(&b[0], nested.join("unfinished.bin.part")).unwrap();
+    let found = fanorona_train::expand_inputs(&[dir.path().to_path_buf()]).unwrap();
+    assert_eq!(found, vec![a[0].clone(), b[0].clone()]);
 }

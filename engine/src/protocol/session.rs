@@ -10,6 +10,7 @@ use std::time::Duration;
 use fanorona_core::{Color, DrawRules, Game, Position};
 
 use super::command::{Command, Go, parse_command};
+use super::line::{Line, LineReader, MAX_LINE};
 use crate::score::forced;
 use crate::search::{Info, Limits, MAX_HASH_MIB, SearchRoot, Searcher};
 use crate::spec::EvalSpec;
@@ -72,7 +73,7 @@ struct Session<W: Write + Send + 'static> {
 /// # Errors
 /// When `output` cannot be written (the runner went away) or `input` cannot be read.
 pub fn run_engine<R: BufRead, W: Write + Send + 'static>(
-    mut input: R,
+    input: R,
     output: W,
     config: EngineConfig,
 ) -> io::Result<()> {
@@ -92,12 +93,20 @@ pub fn run_engine<R: BufRead, W: Write + Send + 'static>(
         running: None,
         game: Game::new(Position::start(), no_limits()),
     };
-    let mut line = String::new();
+    let mut lines = LineReader::new(input, MAX_LINE);
     loop {
-        line.clear();
-        if input.read_line(&mut line)? == 0 {
-            break;
-        }
+        let line = match lines.next_line()? {
+            Line::Text(t) => t,
+            Line::End => break,
+            Line::NotUtf8 => {
+                s.info_string("line ignored: it is not UTF-8 text")?;
+                continue;
+            }
+            Line::TooLong => {
+                s.info_string(&format!("line ignored: longer than {MAX_LINE} bytes"))?;
+                continue;
+            }
+        };
         match parse_command(&line) {
             Ok(Command::Quit) => break,
             Ok(c) => s.handle(c)?,
@@ -239,6 +248,14 @@ impl<W: Write + Send + 'static> Session<W> {
     fn set_position(&mut self, start: Position, moves: &[String]) -> io::Result<()> {
         let mut game = Game::new(start, no_limits());
         for (i, text) in moves.iter().enumerate() {
+            if let Some(o) = game.outcome() {
+                // Nothing can follow the end of the game: stop here, say so.
+                self.game = game;
+                return self.info_string(&format!(
+                    "position: the game ended after turn {i} ({o}); the {} turns after it are ignored",
+                    moves.len() - i
+                ));
+            }
             match game.position().parse_move(text) {
                 Ok(m) => game.play_unchecked(&m),
                 Err(e) => {
