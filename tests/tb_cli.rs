@@ -212,9 +212,11 @@ fn selfplay_stops_games_at_table_positions() {
     assert!(o.status.success(), "{}", stderr(&o));
     // Random games from the start (seed 1) reach 3 stones in some of the ten.
     let o = fanorona(&["data", "stats", path(&out)]);
-    assert!(stdout(&o).contains("Tablebase"), "{}", stdout(&o));
-    let o = fanorona(&["selfplay", "-n", "1", "--tb", path(&dir.path().join("no")), "--out", path(&out)]);
+    assert!(stdout(&o).contains("tablebase adjudication"), "{}", stdout(&o));
+    let fresh = dir.path().join("fresh.bin");
+    let o = fanorona(&["selfplay", "-n", "1", "--tb", path(&dir.path().join("no")), "--out", path(&fresh)]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("no"), "{}", stderr(&o));
 }
 
 #[test]

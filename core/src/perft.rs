@@ -51,23 +51,25 @@ pub fn perft_divide_parallel(pos: &Position, depth: u32, threads: usize) -> Vec<
     let moves = pos.legal_moves();
     let next = core::sync::atomic::AtomicUsize::new(0);
     let mut counts = vec![0u64; moves.len()];
+    let work = || {
+        let mut done = Vec::new();
+        loop {
+            let i = next.fetch_add(1, core::sync::atomic::Ordering::Relaxed);
+            let Some(m) = moves.get(i) else { break };
+            let mut p = *pos;
+            p.play_unchecked(m);
+            done.push((i, perft(&p, depth - 1)));
+        }
+        done
+    };
+    // Threads the operating system refuses are simply not used: the calling thread works too,
+    // so every first turn is counted whatever was started.
     let results: Vec<Vec<(usize, u64)>> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|_| {
-                s.spawn(|| {
-                    let mut done = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, core::sync::atomic::Ordering::Relaxed);
-                        let Some(m) = moves.get(i) else { break };
-                        let mut p = *pos;
-                        p.play_unchecked(m);
-                        done.push((i, perft(&p, depth - 1)));
-                    }
-                    done
-                })
-            })
-            .collect();
-        handles.into_iter().map(|h| h.join().unwrap_or_default()).collect()
+        let handles: Vec<_> =
+            (1..threads).map_while(|_| std::thread::Builder::new().spawn_scoped(s, work).ok()).collect();
+        let mut all = vec![work()];
+        all.extend(handles.into_iter().map(|h| h.join().unwrap_or_default()));
+        all
     });
     for (i, n) in results.into_iter().flatten() {
         counts[i] = n;

@@ -152,7 +152,7 @@ impl EvalSpec {
 fn load_net(path: &Path) -> Result<Box<dyn Evaluator>, SpecError> {
     match crate::nn::NetEvaluator::load(path) {
         Ok(net) => Ok(Box::new(net)),
-        Err(e) => Err(SpecError::Net { path: path.to_path_buf(), reason: e.to_string() }),
+        Err(e) => Err(SpecError::Net { path: path.to_path_buf(), reason: e.reason() }),
     }
 }
 

@@ -206,7 +206,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
 fn selfplay_err(e: SelfplayError, out: &std::path::Path) -> anyhow::Error {
     let what = format!("self-play into {}", out.display());
     let bad = match &e {
-        SelfplayError::Config(_) | SelfplayError::Player { .. } | SelfplayError::Resume { .. } => true,
+        SelfplayError::Config(_)
+        | SelfplayError::Player { .. }
+        | SelfplayError::Resume { .. }
+        | SelfplayError::Tablebase { .. } => true,
         SelfplayError::Data(d) => crate::cmd::data::is_bad_file(d),
         SelfplayError::IllegalDecision { .. } | SelfplayError::Threads { .. } | SelfplayError::Io { .. } => {
             false

@@ -378,7 +378,7 @@ mod tests {
         let c = TrainConfig::default();
         c.validate().unwrap();
         assert_eq!(TrainConfig::from_toml(&c.to_toml()).unwrap(), c);
-        assert_eq!(c.architecture().unwrap().to_string(), "stones:90-128-32-1");
+        assert_eq!(c.architecture().unwrap().to_string(), "stones:90-256-1");
     }
 
     #[test]

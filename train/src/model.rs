@@ -77,9 +77,8 @@ impl ValueNet {
             .enumerate()
             .map(|(k, l)| {
                 let (w, b) = weight_limits(k, n);
-                let clip = |lim: f32| move |t: Tensor<2>| t.clamp(-lim, lim).detach().require_grad();
-                let weight = l.weight.map(clip(w));
-                let bias = l.bias.map(|p| p.map(|t: Tensor<1>| t.clamp(-b, b).detach().require_grad()));
+                let weight = l.weight.map(|t| regrad(t.is_require_grad(), t.clamp(-w, w)));
+                let bias = l.bias.map(|p| p.map(|t| regrad(t.is_require_grad(), t.clamp(-b, b))));
                 Linear { weight, bias }
             })
             .collect();
@@ -129,6 +128,12 @@ impl ValueNet {
         }
         Ok(net)
     }
+}
+
+/// `t` as a fresh leaf, tracking gradients again when the parameter did.
+fn regrad<const D: usize>(require_grad: bool, t: Tensor<D>) -> Tensor<D> {
+    let t = t.detach();
+    if require_grad { t.require_grad() } else { t }
 }
 
 /// The device for a backend.

@@ -96,10 +96,14 @@ fn exported_network_matches_burn_and_loads_in_the_engine() {
     let burn_values: Vec<f32> = model.forward(x).into_data().try_to_vec().unwrap();
     let mut worst = 0.0f32;
     let mut ev = NetEvaluator::load(&report.best_net).unwrap();
+    let mut float = NetEvaluator::float(std::sync::Arc::new(net.clone()), "float");
     for (p, b) in positions.iter().zip(&burn_values) {
         let v = net.evaluate(p);
         worst = worst.max((v - b).abs());
-        assert!((ev.value(p) - v).abs() < 1e-5);
+        assert!((float.value(p) - v).abs() < 1e-5);
+        // The search's integer network stays within a few centi-stones of the float one.
+        let q = fanorona_engine::eval::Evaluator::evaluate(&mut ev, p);
+        assert!((q - fanorona_engine::nn::value_to_score(v)).abs() <= 40, "{q} vs {v}");
     }
     assert!(worst < 1e-5, "largest difference {worst}");
     // The trained net is not constant.

@@ -98,3 +98,14 @@ pub enum NetError {
         error: super::QuantError,
     },
 }
+
+impl NetError {
+    /// What went wrong, without the file's name (for messages that name the file already).
+    pub fn reason(&self) -> String {
+        match self {
+            NetError::Io { error, .. } => error.to_string(),
+            NetError::Format { error, .. } => error.to_string(),
+            NetError::Quantise { error, .. } => error.to_string(),
+        }
+    }
+}
