@@ -91,6 +91,22 @@ fn quantised_scores_stay_close_to_the_float_network() {
 }
 
 #[test]
+fn a_trained_network_in_integers_stays_close_to_its_floats() {
+    let positions = game_positions(10_000);
+    let net = Arc::new(fanorona_engine::nn::bench_network().unwrap());
+    let mut q = NetEvaluator::new(Arc::clone(&net), "q").unwrap();
+    let (mut max, mut sum) = (0i32, 0i64);
+    for pos in &positions {
+        let d = (value_to_score(net.forward(&encode(pos))) - q.evaluate(pos)).abs();
+        max = max.max(d);
+        sum += i64::from(d);
+    }
+    let mean = sum as f64 / positions.len() as f64;
+    eprintln!("trained network, quantised vs float: max {max}, mean {mean:.2} centi-stones");
+    assert!(max <= 24 && mean <= 4.0, "max {max}, mean {mean:.2}");
+}
+
+#[test]
 fn every_kernel_gives_the_same_scores_incrementally() {
     let positions = game_positions(2_000);
     let net = network(5);

@@ -23,8 +23,8 @@ pub struct Args {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
-    /// The network of the network-search figure (default: the default architecture with random
-    /// weights; the speed hardly depends on the weights).
+    /// The network of the network-search figure (default: the trained network embedded in the
+    /// binary, the default loop's generation 3, `stones:90-256-1`).
     #[arg(long, value_name = "FILE")]
     net: Option<std::path::PathBuf>,
     /// Skip the handcrafted and network search figures.
@@ -50,7 +50,7 @@ impl EvalSearch {
 
 fn eval_search(depth: u32, net: Option<&std::path::Path>) -> anyhow::Result<EvalSearch> {
     use fanorona_engine::eval::Handcrafted;
-    use fanorona_engine::nn::{Architecture, NetEvaluator, Network};
+    use fanorona_engine::nn::NetEvaluator;
     let ev = match net {
         Some(path) => NetEvaluator::load(path).map_err(|e| bad_input("--net", e))?,
         None => NetEvaluator::new(
