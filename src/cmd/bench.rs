@@ -53,10 +53,9 @@ fn eval_search(depth: u32, net: Option<&std::path::Path>) -> anyhow::Result<Eval
     use fanorona_engine::nn::NetEvaluator;
     let ev = match net {
         Some(path) => NetEvaluator::load(path).map_err(|e| bad_input("--net", e))?,
-        None => NetEvaluator::new(
-            std::sync::Arc::new(Network::random(&Architecture::default(), 1)?),
-            "net:random",
-        )?,
+        None => {
+            NetEvaluator::new(std::sync::Arc::new(fanorona_engine::nn::bench_network()?), "net:embedded")?
+        }
     };
     let kernel = if ev.is_quantised() { fanorona_engine::nn::simd::Kernel::detect().name() } else { "float" };
     let arch = ev.network().arch().to_string();
@@ -85,8 +84,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     });
 
     // Network evaluation inside a search-like tree walk, first layer updated incrementally
-    // (default architecture, random weights: the speed does not depend on the weights).
-    let net = fanorona_engine::nn::Network::random(&fanorona_engine::nn::Architecture::default(), 1)?;
+    // (the embedded trained network).
+    let net = fanorona_engine::nn::bench_network()?;
     let net_figure = fanorona_engine::nn::bench_evals_per_second(&std::sync::Arc::new(net), 1_000_000);
     let searches =
         if args.no_eval_search { None } else { Some(eval_search(args.depth, args.net.as_deref())?) };
