@@ -175,13 +175,14 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
-/// `a/./b/../c` as `a/c` (lexically).
-fn normal(p: &Path) -> PathBuf {
+/// `a/./b/../c` as `a/c`, lexically (no file system access; `..` at the start of a relative
+/// path is kept).
+pub fn normal(p: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for c in p.components() {
         match c {
             Component::CurDir => {}
-            Component::ParentDir => {
+            Component::ParentDir if matches!(out.components().next_back(), Some(Component::Normal(_))) => {
                 out.pop();
             }
             c => out.push(c),

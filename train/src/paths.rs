@@ -1,7 +1,9 @@
 //! Paths saved in a run directory: relative to the directory, so that a run can be continued
 //! from any working directory (and the directory moved).
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
+
+use fanorona_data::output::normal;
 
 /// `path` as seen from `dir` (`../games/g1.bin`), or `path` itself when there is no
 /// relative way (another drive) or the working directory is unknown.
@@ -28,21 +30,6 @@ pub fn relative_to(path: &Path, dir: &Path) -> PathBuf {
 /// A path saved by [`relative_to`] back as a usable path: `dir/path` when relative.
 pub fn rebase(path: &Path, dir: &Path) -> PathBuf {
     if path.is_absolute() { path.to_path_buf() } else { normal(&dir.join(path)) }
-}
-
-/// `a/./b/../c` as `a/c` (lexically; `..` at the start is kept).
-fn normal(p: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in p.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir if matches!(out.components().next_back(), Some(Component::Normal(_))) => {
-                out.pop();
-            }
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 //! nearest ancestor already computed, applying the recorded changes forward. Nodes cut off
 //! before an evaluation cost nothing but the record.
 
-use fanorona_core::{Bitboard, Color, Move, Position};
+use fanorona_core::{Bitboard, Color, Move, Point, Position};
 
 use super::simd::RowDelta;
 use super::{QuantisedNetwork, feature_index};
@@ -15,8 +15,8 @@ use super::{QuantisedNetwork, feature_index};
 #[derive(Clone, Copy, Debug)]
 struct Change {
     mover: Color,
-    from: usize,
-    to: usize,
+    from: Point,
+    to: Point,
     captured: Bitboard,
     white: Bitboard,
     black: Bitboard,
@@ -27,8 +27,8 @@ struct Change {
 impl Change {
     const ROOT: Change = Change {
         mover: Color::White,
-        from: 0,
-        to: 0,
+        from: Point::ALL[0],
+        to: Point::ALL[0],
         captured: Bitboard::EMPTY,
         white: Bitboard::EMPTY,
         black: Bitboard::EMPTY,
@@ -99,15 +99,8 @@ impl LazyAccumulator {
             Color::White => (moved, rest),
             Color::Black => (rest, moved),
         };
-        self.changes[next] = Change {
-            mover,
-            from: mv.from().index(),
-            to: mv.to().index(),
-            captured,
-            white,
-            black,
-            computed: [false; 2],
-        };
+        self.changes[next] =
+            Change { mover, from: mv.from(), to: mv.to(), captured, white, black, computed: [false; 2] };
         self.ply = next;
     }
 
@@ -164,12 +157,12 @@ impl LazyAccumulator {
         let w = self.width;
         let them = c.mover.other();
         self.rows.clear();
-        self.rows.push(feature_index(persp, c.mover, point(c.from)));
+        self.rows.push(feature_index(persp, c.mover, c.from));
         self.rows.extend(c.captured.into_iter().map(|p| feature_index(persp, them, p)));
         let src = ((ply - 1) * 2 + persp.index()) * w;
         let dst = (ply * 2 + persp.index()) * w;
         let (before, after) = self.values.split_at_mut(dst);
-        let delta = RowDelta { add: feature_index(persp, c.mover, point(c.to)), sub: &self.rows };
+        let delta = RowDelta { add: feature_index(persp, c.mover, c.to), sub: &self.rows };
         net.update(&before[src..src + w], &mut after[..w], delta);
         self.changes[ply].computed[persp.index()] = true;
     }
@@ -178,10 +171,6 @@ impl LazyAccumulator {
         let (white, black) = (pos.stones(Color::White), pos.stones(Color::Black));
         fill(net, &mut self.scratch, white, black, persp);
     }
-}
-
-fn point(index: usize) -> fanorona_core::Point {
-    fanorona_core::Point::ALL[index]
 }
 
 /// `acc` = the first layer of the position with these stones, from `persp`'s view.

@@ -454,8 +454,7 @@ mod x86 {
         for block in 0..n_blocks {
             let mut acc = [_mm512_setzero_si512(); 4];
             let base = block * n_groups * BLOCK_BYTES;
-            let mut quads = groups.chunks_exact(4);
-            for quad in quads.by_ref() {
+            for quad in groups.chunks(4) {
                 for (a, &g) in acc.iter_mut().zip(quad) {
                     let g = usize::from(g);
                     let x = _mm512_set1_epi32(group(input, g));
@@ -469,14 +468,6 @@ mod x86 {
                         )
                     };
                 }
-            }
-            for (a, &g) in acc.iter_mut().zip(quads.remainder()) {
-                let g = usize::from(g);
-                let x = _mm512_set1_epi32(group(input, g));
-                // SAFETY: as above.
-                unsafe {
-                    *a = _mm512_dpbusd_epi32(*a, x, _mm512_loadu_si512(w.add(base + g * BLOCK_BYTES).cast()))
-                };
             }
             let sums = _mm512_add_epi32(_mm512_add_epi32(acc[0], acc[1]), _mm512_add_epi32(acc[2], acc[3]));
             // SAFETY: (block + 1) * 16 <= out.len() = bias.len().
