@@ -190,3 +190,20 @@ fn root_scores_cover_every_turn_best_first() {
     // The others are exact scores or upper bounds, never above the best.
     assert!(r.root.iter().all(|(m, s)| legal.contains(m) && *s <= r.score));
 }
+
+#[test]
+fn the_first_iteration_completes_under_any_node_or_time_limit() {
+    // The start position's first iteration alone takes thousands of nodes (its capture
+    // quiescence); a tiny budget must still give a scored depth-1 result, not a lost-game
+    // score from an empty search (self-play records that score as a training label).
+    let p = Position::start();
+    let full = search_with(&p, Limits::depth(1), 16, Box::new(Handcrafted::default()));
+    assert!(full.nodes > 100, "{}", full.nodes);
+    for limits in [Limits::nodes(1), Limits::nodes(100), Limits::movetime(std::time::Duration::from_nanos(1))]
+    {
+        let r = search_with(&p, limits, 16, Box::new(Handcrafted::default()));
+        assert_eq!(r.depth, 1, "{limits:?}");
+        assert_eq!((r.best, r.score), (full.best, full.score), "{limits:?}");
+        assert!(forced(r.score).is_none(), "{limits:?}: score {}", r.score);
+    }
+}

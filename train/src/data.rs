@@ -32,16 +32,27 @@ pub enum Split {
     Validation,
 }
 
-/// Whether game `game` (0-based index in its file) of the file named `file_name` is held out
-/// for validation: a hash of both, compared with `val_fraction`. Never depends on the seed or
-/// the other files, so every run over the same files splits them the same way, and all the
-/// positions of a game fall on the same side.
-pub fn split_of(file_name: &str, game: u64, val_fraction: f64) -> Split {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in file_name.bytes() {
-        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-    }
-    let x = Rng::new(h ^ game.wrapping_mul(0x9E37_79B9_7F4A_7C15)).next_f64();
+/// A game's identity across files: the seed of the run that generated it (from the file's
+/// header) and its run-wide index (self-play: the index its seed derives from, which already
+/// tells the shards of a run apart; matches: the game number). Copying, renaming or merging a
+/// file does not change it, and no two generations of a loop share one (each generation's
+/// self-play has its own seed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct GameId {
+    /// The run's seed ([`fanorona_data::Header::seed`]).
+    pub seed: u64,
+    /// The game's run-wide index ([`fanorona_data::GameRecord::index`]).
+    pub index: u64,
+}
+
+/// Whether game `id` is held out for validation: a hash of its identity, compared with
+/// `val_fraction`. Never depends on the training seed, the file's name or the other files, so
+/// every run over files holding that game puts it on the same side (a warm-started network
+/// never validates on games its parent trained on), and all the positions of a game fall on the
+/// same side.
+pub fn split_of(id: GameId, val_fraction: f64) -> Split {
+    let h = id.seed.wrapping_mul(0xff51_afd7_ed55_8ccd) ^ id.index.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let x = Rng::new(h ^ 0xcbf2_9ce4_8422_2325).next_f64();
     if x < val_fraction { Split::Validation } else { Split::Train }
 }
 
@@ -105,7 +116,6 @@ fn is_record_file(path: &Path) -> bool {
 #[derive(Clone, Debug)]
 pub(crate) struct Source {
     files: Vec<PathBuf>,
-    names: Vec<String>,
     sample: SampleConfig,
     val_fraction: f64,
 }
@@ -115,7 +125,6 @@ impl Source {
         let d = &config.data;
         Source {
             files: files.to_vec(),
-            names: files.iter().map(|p| file_key(p)).collect(),
             sample: SampleConfig {
                 skip_plies: d.skip_plies,
                 score_weight: d.effective_score_weight(),
@@ -144,12 +153,13 @@ impl Source {
         let mut extractor = SampleExtractor::new(self.sample);
         let mut buf: Vec<Sample> = Vec::with_capacity(512);
         for &i in order {
-            let (path, name) = (&self.files[i], &self.names[i]);
+            let path = &self.files[i];
             let mut reader = RecordReader::open(path)?;
+            let seed = reader.header().seed;
             while let Some(record) = reader.read_record() {
                 let record = record?;
                 let game = reader.records_read() - 1;
-                if split_of(name, game, self.val_fraction) != split {
+                if split_of(GameId { seed, index: record.index }, self.val_fraction) != split {
                     continue;
                 }
                 on_game();
@@ -168,11 +178,6 @@ impl Source {
         }
         Ok(())
     }
-}
-
-/// The part of a path that names a file for the split: its file name.
-fn file_key(p: &Path) -> String {
-    p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| p.display().to_string())
 }
 
 /// A batch of encoded positions.
@@ -292,14 +297,15 @@ mod tests {
 
     #[test]
     fn split_is_stable_and_near_the_fraction() {
-        let val = (0..10_000).filter(|&g| split_of("a.bin", g, 0.1) == Split::Validation).count();
+        let id = |seed, index| GameId { seed, index };
+        let val = (0..10_000).filter(|&g| split_of(id(1, g), 0.1) == Split::Validation).count();
         assert!((800..1200).contains(&val), "{val}");
         for g in 0..100 {
-            assert_eq!(split_of("a.bin", g, 0.1), split_of("a.bin", g, 0.1));
+            assert_eq!(split_of(id(1, g), 0.1), split_of(id(1, g), 0.1));
         }
-        assert!((0..100).all(|g| split_of("a.bin", g, 0.0) == Split::Train));
-        // Different files split differently.
-        let differ = (0..1000).filter(|&g| split_of("a.bin", g, 0.5) != split_of("b.bin", g, 0.5)).count();
+        assert!((0..100).all(|g| split_of(id(1, g), 0.0) == Split::Train));
+        // Runs with different seeds (a loop's generations) split differently.
+        let differ = (0..1000).filter(|&g| split_of(id(1, g), 0.5) != split_of(id(2, g), 0.5)).count();
         assert!(differ > 300, "{differ}");
     }
 

@@ -243,3 +243,38 @@ fn directories_are_searched_for_record_files() {
     let found = fanorona_train::expand_inputs(&[dir.path().to_path_buf()]).unwrap();
     assert_eq!(found, vec![a[0].clone(), b[0].clone()]);
 }
+
+#[test]
+fn the_split_follows_the_game_not_the_file_name() {
+    // Every generation of a loop writes `games.bin`: the split must key on the game's identity
+    // (run seed, run-wide index), so a copy under another name splits the same way and two runs
+    // named alike split differently.
+    let dir = tempfile::tempdir().unwrap();
+    let a = data(dir.path(), 2, 40);
+    let renamed = dir.path().join("renamed");
+    std::fs::create_dir_all(&renamed).unwrap();
+    let copy = renamed.join("games.bin");
+    std::fs::copy(&a[0], &copy).unwrap();
+    let games = |file: &Path, out: &str| {
+        fanorona_train::train(
+            &small_config(1),
+            &[file.to_path_buf()],
+            &dir.path().join(out),
+            None,
+            &mut quiet,
+        )
+        .unwrap()
+    };
+    let (original, copied) = (games(&a[0], "r1"), games(&copy, "r2"));
+    assert_eq!(original.data.val_games, copied.data.val_games);
+    assert_eq!(original.data.val_samples, copied.data.val_samples);
+    assert_eq!(original.epochs[0].val_loss, copied.epochs[0].val_loss);
+    let held_out = |seed| {
+        (0..40).filter(move |&index| {
+            fanorona_train::split_of(fanorona_train::GameId { seed, index }, 0.2)
+                == fanorona_train::Split::Validation
+        })
+    };
+    assert_eq!(held_out(100).count() as u64, original.data.val_games);
+    assert_ne!(held_out(100).collect::<Vec<_>>(), held_out(101).collect::<Vec<_>>());
+}

@@ -153,8 +153,11 @@ impl Searcher {
         self.stop = stop;
         self.stopped = false;
         self.nodes = 0;
-        self.node_limit = limits.nodes.unwrap_or(u64::MAX);
-        self.deadline = limits.movetime.map(|t| start + t);
+        // The node and time limits are armed once the first iteration is complete: a search
+        // always returns a scored turn (a label or an `info` line worth having), however small
+        // its budget; only the stop flag interrupts the first iteration.
+        self.node_limit = u64::MAX;
+        self.deadline = None;
         self.rules = root.rules;
         self.root_ply = root.ply;
         self.path.clear();
@@ -203,6 +206,10 @@ impl Searcher {
                 result.score = score;
                 result.pv = if pv.first() == Some(&best) { pv } else { vec![best] };
                 break;
+            }
+            if depth == 1 {
+                self.node_limit = limits.nodes.unwrap_or(u64::MAX);
+                self.deadline = limits.movetime.map(|t| start + t);
             }
             // Stable: the best first, the rest by their (bound) scores.
             let best = order.remove(best_index);
