@@ -8,7 +8,7 @@ use fanorona_data::stats::Stats;
 use fanorona_data::{RecordReader, merge};
 use fanorona_selfplay::{Exploration, SelfplayConfig, Shard};
 
-use crate::{LoopConfig, LoopError};
+use crate::{LoopError, SelfplayStage};
 
 /// The `fanorona selfplay` arguments of one shard of `sp` (the shard comes from the job
 /// array's environment; `{shard}` in `--out` names each task's file, as [`Shard::path`] does;
@@ -37,19 +37,19 @@ pub fn shard_args(sp: &SelfplayConfig, shards: u32, out_pattern: &Path) -> Strin
 /// Runs the cluster command and merges its shards into `games`; returns the merged file's
 /// statistics.
 pub fn selfplay(
-    config: &LoopConfig,
+    section: &SelfplayStage,
     sp: &SelfplayConfig,
     gen_dir: &Path,
     games: &Path,
 ) -> Result<Stats, LoopError> {
-    let shards = config.selfplay.shards;
+    let shards = section.shards;
     let dir = gen_dir.join("shards");
     crate::files::create_dir(&dir)?;
     let pattern = dir.join(format!("shard-{}.bin", fanorona_selfplay::SHARD_PLACEHOLDER));
     let args = shard_args(sp, shards, &pattern);
     let status = Command::new("sh")
         .arg("-c")
-        .arg(&config.selfplay.cluster_command)
+        .arg(&section.cluster_command)
         .env("FANORONA_SELFPLAY_ARGS", &args)
         .env("FANORONA_SHARD_COUNT", shards.to_string())
         .env("FANORONA_SHARD_DIR", &dir)
@@ -57,7 +57,7 @@ pub fn selfplay(
         .map_err(|source| LoopError::Io { path: PathBuf::from("sh"), source })?;
     let fail = |what: String| LoopError::RunDir { path: dir.clone(), what };
     if !status.success() {
-        return Err(fail(format!("cluster command {:?} failed ({status})", config.selfplay.cluster_command)));
+        return Err(fail(format!("cluster command {:?} failed ({status})", section.cluster_command)));
     }
     let inputs: Vec<PathBuf> = Shard::all(shards).map(|s| s.path(&pattern)).collect();
     if let Some(missing) = inputs.iter().find(|p| !p.is_file()) {

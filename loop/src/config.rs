@@ -5,6 +5,8 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use fanorona_eval::stats::SprtConfig;
+
 use crate::LoopError;
 
 /// The whole loop.
@@ -27,6 +29,32 @@ pub struct LoopConfig {
     pub gate: GateStage,
     /// The final match of the best network against the baseline.
     pub final_match: FinalStage,
+    /// The draw rules of every game of the run: self-play, gates and the final match.
+    pub rules: RulesSection,
+}
+
+/// The draw rules of every game the loop plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RulesSection {
+    /// Draw after this many turns without a capture (0: no limit).
+    pub max_quiet_plies: u32,
+    /// Draw at this many turns (0: no limit).
+    pub max_plies: u32,
+}
+
+impl Default for RulesSection {
+    fn default() -> RulesSection {
+        let d = fanorona_core::DrawRules::default();
+        RulesSection { max_quiet_plies: d.max_quiet_plies, max_plies: d.max_plies }
+    }
+}
+
+impl RulesSection {
+    /// The rules as the games take them.
+    pub fn draw_rules(&self) -> fanorona_core::DrawRules {
+        fanorona_core::DrawRules { max_quiet_plies: self.max_quiet_plies, max_plies: self.max_plies }
+    }
 }
 
 /// Self-play settings.
@@ -48,10 +76,13 @@ pub struct SelfplayStage {
     pub explore_plies: u32,
     /// Temperature in centi-stones for those plies.
     pub temperature: f64,
-    /// Draw after this many turns without a capture.
-    pub max_quiet_plies: u32,
-    /// Draw at this many turns.
-    pub max_plies: u32,
+    /// Read from configurations written before the draw rules moved to `[rules]` (and from
+    /// the `loop.toml` of older runs, so they resume); moved there when the file is read.
+    #[serde(skip_serializing, rename = "max_quiet_plies")]
+    pub(crate) legacy_max_quiet_plies: Option<u32>,
+    /// See `legacy_max_quiet_plies`.
+    #[serde(skip_serializing, rename = "max_plies")]
+    pub(crate) legacy_max_plies: Option<u32>,
     /// Generate the games on a cluster instead of in this process: a shell command (run with
     /// `sh -c`) that must return once every shard is written, e.g.
     /// `sbatch --wait --array=0-31 selfplay.sbatch`. It gets the environment variables
@@ -119,6 +150,7 @@ impl Default for LoopConfig {
             train: TrainStage::default(),
             gate: GateStage::default(),
             final_match: FinalStage::default(),
+            rules: RulesSection::default(),
         }
     }
 }
@@ -132,8 +164,8 @@ impl Default for SelfplayStage {
             random_plies: 4,
             explore_plies: 10,
             temperature: 100.0,
-            max_quiet_plies: fanorona_core::DrawRules::DEFAULT_MAX_QUIET_PLIES,
-            max_plies: fanorona_core::DrawRules::DEFAULT_MAX_PLIES,
+            legacy_max_quiet_plies: None,
+            legacy_max_plies: None,
             cluster_command: String::new(),
             shards: 1,
         }
@@ -169,6 +201,20 @@ impl Default for FinalStage {
     }
 }
 
+impl GateStage {
+    /// The SPRT, parsed.
+    ///
+    /// # Errors
+    /// [`LoopError::Config`] naming `gate.sprt` when it does not parse.
+    pub fn sprt(&self) -> Result<Option<SprtConfig>, LoopError> {
+        let text = self.sprt.trim();
+        if text.is_empty() {
+            return Ok(None);
+        }
+        text.parse().map(Some).map_err(|e| LoopError::Config(format!("gate.sprt {text:?}: {e}")))
+    }
+}
+
 impl SelfplayStage {
     /// Games of generation `g` (from 1).
     pub fn games_of(&self, g: u32) -> u64 {
@@ -183,9 +229,12 @@ impl LoopConfig {
     /// [`LoopError::Config`] naming the file and the problem.
     pub fn from_file(path: &Path) -> Result<LoopConfig, LoopError> {
         let text = std::fs::read_to_string(path)
-            .map_err(|e| LoopError::Config(format!("cannot read {}: {e}", path.display())))?;
+            .map_err(|source| LoopError::ConfigFile { path: path.to_path_buf(), source })?;
         Self::from_toml(&text).map_err(|e| match e {
             LoopError::Config(m) => LoopError::Config(format!("{}: {m}", path.display())),
+            LoopError::Toml { path: None, source } => {
+                LoopError::Toml { path: Some(path.to_path_buf()), source }
+            }
             other => other,
         })
     }
@@ -195,14 +244,42 @@ impl LoopConfig {
     /// # Errors
     /// [`LoopError::Config`] on a syntax error, an unknown field or a bad value.
     pub fn from_toml(text: &str) -> Result<LoopConfig, LoopError> {
-        let c: LoopConfig = toml::from_str(text).map_err(|e| LoopError::Config(e.to_string()))?;
+        let mut c: LoopConfig =
+            toml::from_str(text).map_err(|source| LoopError::Toml { path: None, source })?;
+        c.move_legacy_rules()?;
         c.check()?;
         Ok(c)
     }
 
+    /// `[selfplay] max_quiet_plies` and `max_plies` of older files, moved to `[rules]`.
+    fn move_legacy_rules(&mut self) -> Result<(), LoopError> {
+        let (quiet, plies) =
+            (self.selfplay.legacy_max_quiet_plies.take(), self.selfplay.legacy_max_plies.take());
+        let default = RulesSection::default();
+        for (old, new, name) in [
+            (quiet, &mut self.rules.max_quiet_plies, "max_quiet_plies"),
+            (plies, &mut self.rules.max_plies, "max_plies"),
+        ] {
+            if let Some(v) = old {
+                let given_in_rules =
+                    *new != if name == "max_plies" { default.max_plies } else { default.max_quiet_plies };
+                if given_in_rules && *new != v {
+                    return Err(LoopError::Config(format!(
+                        "selfplay.{name} = {v} and rules.{name} = {new} disagree (the draw rules live in [rules] now)"
+                    )));
+                }
+                *new = v;
+            }
+        }
+        Ok(())
+    }
+
     /// The configuration as TOML (saved in the run directory).
-    pub fn to_toml(&self) -> String {
-        toml::to_string_pretty(self).unwrap_or_default()
+    ///
+    /// # Errors
+    /// [`LoopError::TomlOut`] if a value has no TOML form.
+    pub fn to_toml(&self) -> Result<String, LoopError> {
+        toml::to_string_pretty(self).map_err(LoopError::TomlOut)
     }
 
     /// Checks value ranges.
@@ -233,6 +310,7 @@ impl LoopConfig {
         if !(0.0..=1.0).contains(&self.gate.min_score) {
             return bad("gate.min_score must be between 0 and 1");
         }
+        self.gate.sprt()?;
         for (name, s) in [
             ("selfplay.search", &self.selfplay.search),
             ("gate.search", &self.gate.search),
@@ -257,10 +335,18 @@ mod tests {
     #[test]
     fn defaults_round_trip_through_toml() {
         let c = LoopConfig::default();
-        assert_eq!(LoopConfig::from_toml(&c.to_toml()).unwrap(), c);
+        assert_eq!(LoopConfig::from_toml(&c.to_toml().unwrap()).unwrap(), c);
         assert_eq!(LoopConfig::from_toml("").unwrap(), c);
         let c = LoopConfig::from_toml("generations = 5\n[selfplay]\ngames = 10\n").unwrap();
         assert_eq!((c.generations, c.selfplay.games, c.gate.games), (5, 10, 100));
+    }
+
+    #[test]
+    fn draw_rules_of_older_files_move_to_their_section() {
+        let c = LoopConfig::from_toml("[selfplay]\nmax_plies = 120\nmax_quiet_plies = 30\n").unwrap();
+        assert_eq!((c.rules.max_plies, c.rules.max_quiet_plies), (120, 30));
+        assert!(!c.to_toml().unwrap().contains("[selfplay]\nmax_plies"));
+        assert_eq!(LoopConfig::from_toml(&c.to_toml().unwrap()).unwrap(), c);
     }
 
     #[test]
@@ -279,6 +365,8 @@ mod tests {
             ("[gate]\nmin_score = 2.0", "min_score"),
             ("[selfplay]\nsearch = \"depth=2,eval=material\"", "eval="),
             ("[gate]\nsearch = \"depth=x\"", "gate.search"),
+            ("[gate]\nsprt = \"elo0=0,elo1=x\"", "gate.sprt"),
+            ("[selfplay]\nmax_plies = 100\n[rules]\nmax_plies = 200", "disagree"),
         ] {
             let e = LoopConfig::from_toml(text).unwrap_err().to_string();
             assert!(e.contains(needle), "{text}: {e}");

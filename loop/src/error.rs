@@ -2,12 +2,45 @@
 
 use std::path::PathBuf;
 
+impl LoopError {
+    /// Whether the error comes from what the user gave (a configuration, a run directory),
+    /// rather than from a failure while running.
+    pub fn is_bad_input(&self) -> bool {
+        matches!(
+            self,
+            LoopError::Config(_)
+                | LoopError::ConfigFile { .. }
+                | LoopError::Toml { .. }
+                | LoopError::RunDir { .. }
+        )
+    }
+}
+
 /// Why the loop stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum LoopError {
     /// A bad configuration value.
     #[error("loop configuration: {0}")]
     Config(String),
+    /// A configuration file could not be read.
+    #[error("cannot read the loop configuration {path}: {source}")]
+    ConfigFile {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// A configuration is not valid TOML or has unknown or mistyped fields.
+    #[error("loop configuration{}: {source}", path.as_ref().map(|p| format!(" {}", p.display())).unwrap_or_default())]
+    Toml {
+        /// The file, when read from one.
+        path: Option<PathBuf>,
+        /// The parser's error.
+        source: toml::de::Error,
+    },
+    /// The configuration could not be written as TOML.
+    #[error("the loop configuration cannot be written as TOML: {0}")]
+    TomlOut(#[source] toml::ser::Error),
     /// The run directory is not usable as asked.
     #[error("run directory {path}: {what}")]
     RunDir {
@@ -41,12 +74,12 @@ pub enum LoopError {
         source: Box<fanorona_selfplay::SelfplayError>,
     },
     /// Training failed.
-    #[error("generation {generation}, training: {message}")]
+    #[error("generation {generation}, training: {source}")]
     Train {
         /// The generation.
         generation: u32,
         /// The cause.
-        message: String,
+        source: Box<fanorona_train::TrainError>,
     },
     /// A match failed.
     #[error("{stage}: {source}")]

@@ -7,6 +7,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::LoopError;
+use crate::stage::Stage;
 
 /// Paths inside a run directory.
 #[derive(Clone, Debug)]
@@ -41,9 +42,14 @@ impl Layout {
         self.generation(g).join("gate")
     }
 
-    /// The marker of a finished stage: `gen-NNN/<stage>.done.json`.
-    pub fn done(&self, g: u32, stage: &str) -> PathBuf {
+    /// The marker of a finished stage of generation `g`: `gen-NNN/<stage>.done.json`.
+    pub fn done(&self, g: u32, stage: Stage) -> PathBuf {
         self.generation(g).join(format!("{stage}.done.json"))
+    }
+
+    /// The marker of the finished final match: `final.done.json`.
+    pub fn final_marker(&self) -> PathBuf {
+        self.root.join(format!("{}.done.json", Stage::Final))
     }
 
     /// The final match's output directory.

@@ -8,7 +8,7 @@ use fanorona_plot::{Bar, BarChart, Chart, Series, write_bar_chart, write_line_ch
 use serde::Serialize;
 
 use crate::files::{write_atomic, write_json};
-use crate::run::RunRecord;
+use crate::records::RunRecord;
 use crate::stages::MatchDone;
 use crate::{LoopError, specs};
 

@@ -48,7 +48,7 @@ pub fn run_cmd(args: &Args) -> anyhow::Result<()> {
     }
     config.check().map_err(|e| bad_input("configuration", e))?;
     if args.print_config {
-        print!("{}", config.to_toml());
+        print!("{}", config.to_toml()?);
         return Ok(());
     }
     let tty = std::io::stderr().is_terminal();
@@ -91,10 +91,8 @@ pub fn run_cmd(args: &Args) -> anyhow::Result<()> {
             }
         }
     };
-    let record = run(&config, &args.out, args.resume, &mut on_event).map_err(|e| match e {
-        fanorona_loop::LoopError::Config(_) | fanorona_loop::LoopError::RunDir { .. } => bad_input("loop", e),
-        other => anyhow::Error::new(other),
-    })?;
+    let record = run(&config, &args.out, args.resume, &mut on_event)
+        .map_err(|e| if e.is_bad_input() { bad_input("loop", e) } else { anyhow::Error::new(e) })?;
     bar.finish_and_clear();
     let summary = std::fs::read_to_string(args.out.join("summary.json"))?;
     let mut out = std::io::stdout().lock();

@@ -1,5 +1,5 @@
-//! The training stage: fanorona-train on the window's games, its best network copied out as
-//! the generation's candidate.
+//! Training: fanorona-train on the window's games, warm-started from the best network; its
+//! best network is copied out as the generation's candidate.
 
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
@@ -7,26 +7,56 @@ use std::time::Instant;
 
 use fanorona_train::Progress;
 
-use crate::files::{Layout, write_atomic};
-use crate::run::{Event, stage_seed};
+use super::{Context, Stage, finished};
+use crate::files::{write_atomic, write_json};
+use crate::records::{Best, Event};
 use crate::stages::{EpochDone, TrainDone};
-use crate::{LoopConfig, LoopError};
+use crate::{LoopError, TrainStage};
+
+/// Generation `g`'s training, or its saved result.
+pub(crate) fn run(
+    ctx: &Context<'_>,
+    section: &TrainStage,
+    g: u32,
+    best: &Best,
+    events: &mut dyn FnMut(&Event),
+) -> Result<TrainDone, LoopError> {
+    let marker = ctx.layout.done(g, Stage::Train);
+    if let Some(done) = finished::<TrainDone>(&marker, g, Stage::Train, events)? {
+        return Ok(done);
+    }
+    let first = g.saturating_sub(section.window - 1).max(1);
+    let files: Vec<PathBuf> = (first..=g).map(|k| ctx.layout.games(k)).collect();
+    let warm = (section.warm_start && best.generation > 0).then(|| ctx.layout.candidate(best.generation));
+    let done = train(ctx, section, g, &files, warm.as_deref(), events)?;
+    write_json(&marker, &done)?;
+    let last = done.epochs.last();
+    events(&Event::Finished {
+        message: format!(
+            "{} epochs, val loss {:.4} (material baseline {}), val accuracy {:.1} %",
+            done.epochs.len(),
+            last.map_or(f64::NAN, |e| e.val_loss),
+            done.material_val_loss.map_or("n/a".to_string(), |l| format!("{l:.4}")),
+            last.map_or(f64::NAN, |e| 100.0 * e.val_accuracy),
+        ),
+    });
+    Ok(done)
+}
 
 /// Trains generation `g`'s candidate on `files`, warm-started from `warm`; continues the
 /// generation's training run when a killed loop left one with completed epochs.
-pub fn train(
-    config: &LoopConfig,
-    layout: &Layout,
+fn train(
+    ctx: &Context<'_>,
+    section: &TrainStage,
     g: u32,
     files: &[PathBuf],
     warm: Option<&Path>,
     events: &mut dyn FnMut(&Event),
 ) -> Result<TrainDone, LoopError> {
     let t0 = Instant::now();
-    let err = |message: String| LoopError::Train { generation: g, message };
-    let mut tc = config.train.trainer.clone();
-    tc.seed = stage_seed(config, g, 2);
-    let dir = layout.train_dir(g);
+    let mut tc = section.trainer.clone();
+    tc.seed = Stage::Train.seed(ctx.seed, g);
+    let dir = ctx.layout.train_dir(g);
     let epochs = u64::from(tc.optim.epochs);
     let mut on_progress = |p: &Progress| {
         match p {
@@ -53,8 +83,8 @@ pub fn train(
         }
         fanorona_train::train(&tc, files, &dir, warm, &mut on_progress)
     }
-    .map_err(|e| err(e.to_string()))?;
-    let network = layout.candidate(g);
+    .map_err(|source| LoopError::Train { generation: g, source: Box::new(source) })?;
+    let network = ctx.layout.candidate(g);
     let bytes = std::fs::read(&report.best_net)
         .map_err(|source| LoopError::Io { path: report.best_net.clone(), source })?;
     write_atomic(&network, &bytes)?;
