@@ -119,11 +119,9 @@ impl Catalog {
     }
 
     fn path_of(&self, name: &str) -> ApiResult<PathBuf> {
-        self.lock()
-            .iter()
-            .find(|e| e.name == name)
-            .map(|e| e.path.clone())
-            .ok_or_else(|| ApiError::not_found(format!("file {name:?} is not one of the files this server was given")))
+        self.lock().iter().find(|e| e.name == name).map(|e| e.path.clone()).ok_or_else(|| {
+            ApiError::not_found(format!("file {name:?} is not one of the files this server was given"))
+        })
     }
 
     /// The index of file `name`, read on first use.
@@ -239,5 +237,6 @@ fn walk(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) -> Result<(), CatalogE
 
 fn has_magic(path: &Path) -> bool {
     let mut magic = [0u8; 8];
-    std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut magic)).is_ok() && magic == fanorona_data::MAGIC
+    std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut magic)).is_ok()
+        && magic == fanorona_data::MAGIC
 }

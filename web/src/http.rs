@@ -119,8 +119,7 @@ pub fn read_request(stream: &mut TcpStream) -> Result<Request, ReadError> {
         let name = name.trim().to_ascii_lowercase();
         let value = value.trim();
         if name == "content-length" {
-            content_length =
-                value.parse().map_err(|_| bad(400, format!("bad Content-Length {value:?}")))?;
+            content_length = value.parse().map_err(|_| bad(400, format!("bad Content-Length {value:?}")))?;
             if content_length > MAX_BODY {
                 return Err(bad(413, format!("request body over {MAX_BODY} bytes")));
             }

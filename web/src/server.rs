@@ -198,11 +198,30 @@ fn serve(state: &State, mut stream: TcpStream) {
             r
         }
         Err(ReadError::Bad(status, message)) => {
-            Response::json_status(status, &crate::error::ApiError { status, message }.to_json())
+            let r = Response::json_status(status, &crate::error::ApiError { status, message }.to_json());
+            let _ = http::write_response(&mut stream, &r);
+            linger(stream);
+            return;
         }
         Err(ReadError::Io(_)) => return,
     };
     let _ = http::write_response(&mut stream, &response);
+}
+
+/// Closes a connection whose request was not read to the end: the rest is read and dropped
+/// first (bounded), so that the client gets the response rather than a reset.
+fn linger(mut stream: TcpStream) {
+    use std::io::Read;
+    let _ = stream.shutdown(std::net::Shutdown::Write);
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(1)));
+    let mut sink = [0u8; 8192];
+    let mut left = http::MAX_HEAD + http::MAX_BODY;
+    while left > 0 {
+        match stream.read(&mut sink) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => left = left.saturating_sub(n),
+        }
+    }
 }
 
 /// The response to a request: an asset, or the API.
@@ -211,7 +230,10 @@ fn answer(state: &State, req: &http::Request) -> Response {
         return crate::api::handle(state, req);
     }
     if req.method != "GET" && req.method != "HEAD" {
-        let e = crate::error::ApiError { status: 405, message: format!("{} is not accepted on {}", req.method, req.path) };
+        let e = crate::error::ApiError {
+            status: 405,
+            message: format!("{} is not accepted on {}", req.method, req.path),
+        };
         return Response::json_status(405, &e.to_json());
     }
     match crate::assets::find(&req.path) {

@@ -26,12 +26,14 @@ pub fn game(start: Position, moves: &[String], rules: DrawRules) -> ApiResult<Ga
     let mut game = Game::new(start, rules);
     for (i, text) in moves.iter().enumerate() {
         if let Some(o) = game.outcome() {
-            return Err(ApiError::bad(format!("moves: turn {} {text:?} comes after the end of the game ({o})", i + 1)));
+            return Err(ApiError::bad(format!(
+                "moves: turn {} {text:?} comes after the end of the game ({o})",
+                i + 1
+            )));
         }
-        let m = game
-            .position()
-            .parse_move(text)
-            .map_err(|e| ApiError::bad(format!("moves: turn {} {text:?} in {}: {e}", i + 1, game.position())))?;
+        let m = game.position().parse_move(text).map_err(|e| {
+            ApiError::bad(format!("moves: turn {} {text:?} in {}: {e}", i + 1, game.position()))
+        })?;
         game.play_unchecked(&m);
     }
     Ok(game)
@@ -44,7 +46,8 @@ pub fn split_moves(text: Option<&str>) -> Vec<String> {
 
 /// A player spec.
 pub fn spec(text: Option<&str>, what: &str) -> ApiResult<PlayerSpec> {
-    let t = text.ok_or_else(|| ApiError::bad(format!("{what} is missing (a player spec like alphabeta:depth=6)")))?;
+    let t = text
+        .ok_or_else(|| ApiError::bad(format!("{what} is missing (a player spec like alphabeta:depth=6)")))?;
     t.parse().map_err(|e| ApiError::bad(format!("{what} {t:?}: {e}")))
 }
 
@@ -66,7 +69,10 @@ pub fn body(bytes: &[u8]) -> ApiResult<serde_json::Map<String, serde_json::Value
 }
 
 /// A string field of a body (absent or null: `None`).
-pub fn field<'a>(obj: &'a serde_json::Map<String, serde_json::Value>, key: &str) -> ApiResult<Option<&'a str>> {
+pub fn field<'a>(
+    obj: &'a serde_json::Map<String, serde_json::Value>,
+    key: &str,
+) -> ApiResult<Option<&'a str>> {
     match obj.get(key) {
         None | Some(serde_json::Value::Null) => Ok(None),
         Some(serde_json::Value::String(s)) => Ok(Some(s)),
@@ -84,7 +90,9 @@ pub fn moves_field(obj: &serde_json::Map<String, serde_json::Value>) -> ApiResul
             .iter()
             .enumerate()
             .map(|(i, v)| {
-                v.as_str().map(str::to_string).ok_or_else(|| ApiError::bad(format!("moves[{i}] is not a string")))
+                v.as_str()
+                    .map(str::to_string)
+                    .ok_or_else(|| ApiError::bad(format!("moves[{i}] is not a string")))
             })
             .collect(),
         Some(_) => Err(ApiError::bad("moves must be an array of turns or a string")),

@@ -52,7 +52,9 @@ fn route(state: &State, req: &Request) -> ApiResult<Reply> {
             | "/api/search" | "/api/search/stop" | "/api/engine" | "/api/save" | "/api/record",
             _,
             _,
-        ) => Err(ApiError { status: 405, message: format!("{} is not accepted on {}", req.method, req.path) }),
+        ) => {
+            Err(ApiError { status: 405, message: format!("{} is not accepted on {}", req.method, req.path) })
+        }
         _ => Err(ApiError::not_found(format!("no API route {}", req.path))),
     }
 }
@@ -92,8 +94,12 @@ fn position(state: &State, req: &Request) -> ApiResult<Value> {
         let pos = game.position();
         let value = (pos.occupied().count() <= tb.max_stones()).then(|| tb.probe(pos).ok()).flatten();
         v["tablebase"] = match value {
-            Some(fanorona_tb::Value::Win(d)) => json!({"value": "win", "dtc": d, "text": format!("win, capture in {d}")}),
-            Some(fanorona_tb::Value::Loss(d)) => json!({"value": "loss", "dtc": d, "text": format!("loss, capture in {d}")}),
+            Some(fanorona_tb::Value::Win(d)) => {
+                json!({"value": "win", "dtc": d, "text": format!("win, capture in {d}")})
+            }
+            Some(fanorona_tb::Value::Loss(d)) => {
+                json!({"value": "loss", "dtc": d, "text": format!("loss, capture in {d}")})
+            }
             Some(fanorona_tb::Value::Draw) => json!({"value": "draw", "text": "draw"}),
             None => Value::Null,
         };
@@ -107,7 +113,8 @@ fn check(state: &State, req: &Request) -> ApiResult<Value> {
     match (req.param("turn"), req.param("from")) {
         (Some(t), _) => play::check_turn(&game, t),
         (None, Some(p)) => {
-            let point: Point = p.trim().parse().map_err(|_| ApiError::bad(format!("from {p:?} is not a point a1..i5")))?;
+            let point: Point =
+                p.trim().parse().map_err(|_| ApiError::bad(format!("from {p:?} is not a point a1..i5")))?;
             Ok(play::check_stone(&game, point))
         }
         (None, None) => Err(ApiError::bad("turn or from is missing")),
@@ -150,7 +157,9 @@ fn players(body: &serde_json::Map<String, Value>) -> ApiResult<(String, String)>
 /// `POST /api/save` with `{position, moves, white, black}`.
 fn save(state: &State, req: &Request) -> ApiResult<Value> {
     let Some(path) = &state.config.save else {
-        return Err(ApiError::conflict("saving is off: start the server with --save FILE (or download the record)"));
+        return Err(ApiError::conflict(
+            "saving is off: start the server with --save FILE (or download the record)",
+        ));
     };
     let body = input::body(&req.body)?;
     let game = body_game(state, &body)?;

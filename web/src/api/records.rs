@@ -46,13 +46,20 @@ impl Filter {
             Some("1-0" | "white") => Some("1-0"),
             Some("0-1" | "black") => Some("0-1"),
             Some("1/2-1/2" | "draw") => Some("1/2-1/2"),
-            Some(r) => return Err(ApiError::bad(format!("result {r:?} is not 1-0, 0-1, 1/2-1/2, white, black or draw"))),
+            Some(r) => {
+                return Err(ApiError::bad(format!(
+                    "result {r:?} is not 1-0, 0-1, 1/2-1/2, white, black or draw"
+                )));
+            }
         };
         let termination = req.param("termination").map(str::trim).filter(|t| !t.is_empty());
         if let Some(t) = termination
             && !TERMINATIONS.contains(&t)
         {
-            return Err(ApiError::bad(format!("termination {t:?} is not one of {}", TERMINATIONS.join(", "))));
+            return Err(ApiError::bad(format!(
+                "termination {t:?} is not one of {}",
+                TERMINATIONS.join(", ")
+            )));
         }
         Ok(Filter {
             engine: req.param("engine").map(|e| e.trim().to_ascii_lowercase()).filter(|e| !e.is_empty()),
@@ -66,7 +73,8 @@ impl Filter {
     fn accepts(&self, s: &Summary) -> bool {
         let len = s.length as u64;
         self.engine.as_ref().is_none_or(|e| {
-            s.white.to_ascii_lowercase().contains(e.as_str()) || s.black.to_ascii_lowercase().contains(e.as_str())
+            s.white.to_ascii_lowercase().contains(e.as_str())
+                || s.black.to_ascii_lowercase().contains(e.as_str())
         }) && self.result.is_none_or(|r| r == s.result)
             && self.termination.as_ref().is_none_or(|t| t == s.termination)
             && (self.min_len..=self.max_len).contains(&len)
@@ -123,7 +131,11 @@ pub fn games(catalog: &Catalog, req: &Request) -> ApiResult<Value> {
 /// and the recorded scores (from the mover's view and from White's).
 pub fn game(catalog: &Catalog, req: &Request) -> ApiResult<Value> {
     let name = file_param(req)?;
-    let n = number(Some(req.param("game").ok_or_else(|| ApiError::bad("game is missing (a game number from 0)"))?), "game", 0)?;
+    let n = number(
+        Some(req.param("game").ok_or_else(|| ApiError::bad("game is missing (a game number from 0)"))?),
+        "game",
+        0,
+    )?;
     let rec = catalog.game(name, n)?;
     Ok(replay(name, n, &rec))
 }

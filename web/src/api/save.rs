@@ -29,7 +29,8 @@ pub fn record(game: &Game, white: &str, black: &str, index: u64) -> ApiResult<Ga
         return Err(ApiError::conflict("the game is not over: only finished games are saved"));
     }
     let info = vec![TurnInfo::default(); game.moves().len()];
-    GameRecord::from_game(game, &info, index, white, black).map_err(|e| ApiError::internal(format!("record: {e}")))
+    GameRecord::from_game(game, &info, index, white, black)
+        .map_err(|e| ApiError::internal(format!("record: {e}")))
 }
 
 /// The bytes of a record file holding just this game.
@@ -66,7 +67,8 @@ pub fn append(path: &Path, game: &Game, white: &str, black: &str) -> ApiResult<V
         let mut w = RecordWriter::create(&part, &header(game)).map_err(err)?;
         w.write(&rec).map_err(err)?;
         w.finish().map_err(err)?;
-        std::fs::rename(&part, path).map_err(|e| ApiError::internal(format!("saving to {}: {e}", path.display())))?;
+        std::fs::rename(&part, path)
+            .map_err(|e| ApiError::internal(format!("saving to {}: {e}", path.display())))?;
         0
     };
     Ok(json!({ "file": path.display().to_string(), "game": n }))

@@ -79,7 +79,9 @@ impl Searches {
     /// when [`MAX_RUNNING`] searches are running.
     pub fn start(&self, game: &Game, spec: &PlayerSpec) -> ApiResult<u64> {
         let PlayerSpec::AlphaBeta(ab) = spec else {
-            return Err(ApiError::bad(format!("engine {spec}: only alphabeta specs search (alphabeta:depth=N,...)")));
+            return Err(ApiError::bad(format!(
+                "engine {spec}: only alphabeta specs search (alphabeta:depth=N,...)"
+            )));
         };
         if let Some(o) = game.outcome() {
             return Err(ApiError::conflict(format!("the game is over ({o}): nothing to search")));
@@ -91,7 +93,8 @@ impl Searches {
             return Err(ApiError::busy(format!("{running} searches are running: stop one first")));
         }
         while jobs.len() >= MAX_KEPT {
-            let Some(oldest) = jobs.iter().find(|(_, j)| j.progress().result.is_some()).map(|(k, _)| *k) else {
+            let Some(oldest) = jobs.iter().find(|(_, j)| j.progress().result.is_some()).map(|(k, _)| *k)
+            else {
                 break;
             };
             jobs.remove(&oldest);
@@ -113,7 +116,9 @@ impl Searches {
     }
 
     fn job(&self, id: u64) -> ApiResult<Arc<Job>> {
-        self.jobs().get(&id).cloned().ok_or_else(|| ApiError::not_found(format!("search {id} is not known (finished searches are kept for a while)")))
+        self.jobs().get(&id).cloned().ok_or_else(|| {
+            ApiError::not_found(format!("search {id} is not known (finished searches are kept for a while)"))
+        })
     }
 
     /// What search `id` has found so far.

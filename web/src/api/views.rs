@@ -97,7 +97,8 @@ pub fn termination_slug(t: fanorona_core::Termination) -> &'static str {
 /// The current position of `game` with its legal turns, sorted by notation, and its outcome.
 pub fn position(game: &Game) -> Value {
     let pos = game.position();
-    let mut legal: Vec<Move> = if game.outcome().is_some() { Vec::new() } else { game.legal_moves().to_vec() };
+    let mut legal: Vec<Move> =
+        if game.outcome().is_some() { Vec::new() } else { game.legal_moves().to_vec() };
     legal.sort_by_cached_key(|m| m.to_string());
     json!({
         "position": pos.to_string(),
@@ -127,7 +128,8 @@ mod tests {
         assert_eq!(steps(&pos, &m)[0]["captured"], json!(["c3"]));
         // A chain: each step's captures are its own, and they add up to the turn's.
         let (after, chain) = first_chain();
-        let total: usize = steps(&after, &chain).iter().map(|s| s["captured"].as_array().unwrap().len()).sum();
+        let total: usize =
+            steps(&after, &chain).iter().map(|s| s["captured"].as_array().unwrap().len()).sum();
         assert_eq!(total as u32, chain.captured().count());
     }
 
