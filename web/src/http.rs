@@ -18,6 +18,10 @@ pub struct Request {
     /// The query's `key=value` pairs, percent-decoded (`+` is kept as `+`: it is the approach
     /// mark of the turn notation).
     pub query: Vec<(String, String)>,
+    /// The `Host` header, if any.
+    pub host: Option<String>,
+    /// The `Content-Type` header, if any.
+    pub content_type: Option<String>,
     /// The body.
     pub body: Vec<u8>,
 }
@@ -107,6 +111,7 @@ pub fn read_request(stream: &mut TcpStream) -> Result<Request, ReadError> {
     let method = method.to_string();
     let (path, query) = split_target(target)?;
     let mut content_length = 0usize;
+    let (mut host, mut content_type) = (None, None);
     loop {
         next_line(&mut reader, &mut line)?;
         let l = line.trim_end();
@@ -123,13 +128,17 @@ pub fn read_request(stream: &mut TcpStream) -> Result<Request, ReadError> {
             if content_length > MAX_BODY {
                 return Err(bad(413, format!("request body over {MAX_BODY} bytes")));
             }
+        } else if name == "host" {
+            host = Some(value.to_string());
+        } else if name == "content-type" {
+            content_type = Some(value.to_string());
         } else if name == "transfer-encoding" {
             return Err(bad(411, "chunked request bodies are not accepted: send Content-Length"));
         }
     }
     let mut body = vec![0u8; content_length];
     reader.read_exact(&mut body)?;
-    Ok(Request { method, path, query, body })
+    Ok(Request { method, path, query, host, content_type, body })
 }
 
 /// Splits a request target into its decoded path and query pairs.
@@ -170,6 +179,7 @@ fn reason(status: u16) -> &'static str {
         200 => "OK",
         400 => "Bad Request",
         403 => "Forbidden",
+        415 => "Unsupported Media Type",
         404 => "Not Found",
         405 => "Method Not Allowed",
         409 => "Conflict",

@@ -208,6 +208,39 @@ fn serve(state: &State, mut stream: TcpStream) {
     let _ = http::write_response(&mut stream, &response);
 }
 
+/// Refuses what another web site could make a browser send: on a loopback address, a `Host`
+/// that is not a loopback name (DNS rebinding); and a `POST` that is not JSON (a cross-site
+/// form or a "simple" cross-origin request: JSON needs a preflight, which is never granted).
+fn guard(state: &State, req: &http::Request) -> Result<(), crate::error::ApiError> {
+    let loopback = ["127.0.0.1", "localhost", "::1", "[::1]"].contains(&state.config.host.as_str());
+    if loopback {
+        let name = req.host.as_deref().map(host_name).unwrap_or("");
+        if !["127.0.0.1", "localhost", "[::1]"].contains(&name) {
+            return Err(crate::error::ApiError {
+                status: 403,
+                message: format!("Host {:?} is not a loopback name (127.0.0.1, localhost, [::1])", name),
+            });
+        }
+    }
+    if req.method == "POST" && !req.content_type.as_deref().is_some_and(|t| t.starts_with("application/json"))
+    {
+        return Err(crate::error::ApiError {
+            status: 415,
+            message: "POST bodies must be JSON, sent with Content-Type: application/json".into(),
+        });
+    }
+    Ok(())
+}
+
+/// The name part of a `Host` header (`localhost:8080` is `localhost`, `[::1]:80` is `[::1]`).
+fn host_name(h: &str) -> &str {
+    let h = h.trim();
+    if h.starts_with('[') {
+        return h.split_once(']').map_or(h, |(a, _)| &h[..a.len() + 1]);
+    }
+    h.split_once(':').map_or(h, |(a, _)| a)
+}
+
 /// Closes a connection whose request was not read to the end: the rest is read and dropped
 /// first (bounded), so that the client gets the response rather than a reset.
 fn linger(mut stream: TcpStream) {
@@ -226,6 +259,9 @@ fn linger(mut stream: TcpStream) {
 
 /// The response to a request: an asset, or the API.
 fn answer(state: &State, req: &http::Request) -> Response {
+    if let Err(e) = guard(state, req) {
+        return Response::json_status(e.status, &e.to_json());
+    }
     if req.path.starts_with("/api/") {
         return crate::api::handle(state, req);
     }

@@ -115,10 +115,19 @@ fn bad_positions_and_turns_are_400_naming_the_problem() {
     let r = post(addr, "/api/engine", &json!({"moves": 3}));
     assert_eq!(r.status, 400);
     assert!(r.error().contains("moves"));
-    let r = raw(addr, b"POST /api/engine HTTP/1.1\r\nContent-Length: 5\r\n\r\n{nope");
+    let r = raw(addr, b"POST /api/engine HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 5\r\n\r\n{nope");
     assert_eq!(r.status, 400);
     assert!(r.error().contains("not JSON"));
-    let r = raw(addr, b"POST /api/engine HTTP/1.1\r\nContent-Length: 99999999\r\n\r\n");
+    // What another web site could make a browser send is refused.
+    let r = raw(addr, b"POST /api/save HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\n{}");
+    assert_eq!(r.status, 415);
+    assert!(r.error().contains("application/json"));
+    let r = raw(addr, b"GET /api/info HTTP/1.1\r\nHost: evil.example:8080\r\n\r\n");
+    assert_eq!(r.status, 403);
+    assert!(r.error().contains("evil.example"));
+    assert_eq!(raw(addr, b"GET /api/info HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n\r\n").status, 200);
+    assert_eq!(raw(addr, b"GET /api/info HTTP/1.1\r\nHost: [::1]:8080\r\n\r\n").status, 200);
+    let r = raw(addr, b"POST /api/engine HTTP/1.1\r\nHost: localhost\r\nContent-Length: 99999999\r\n\r\n");
     assert_eq!(r.status, 413);
     let r = raw(addr, b"NONSENSE\r\n\r\n");
     assert_eq!(r.status, 400);
