@@ -2,7 +2,7 @@
 //! directories), their game summaries (read once, on first use) and the games themselves.
 //! Only these files are ever opened.
 
-use std::io::Read;
+use std::io::{BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -43,6 +43,10 @@ pub struct FileIndex {
     pub header: Header,
     /// Its games (at most [`MAX_INDEXED`]).
     pub games: Vec<Summary>,
+    /// The byte offset of each indexed game's record.
+    offsets: Vec<u64>,
+    /// Where the header ends (the first record starts).
+    header_end: u64,
     /// Whether more games follow than were indexed.
     pub truncated: bool,
     /// The damage that ended reading early, if any.
@@ -140,16 +144,38 @@ impl Catalog {
         Ok(ix)
     }
 
-    /// Game `game` (from 0) of file `name`.
+    /// Game `game` (from 0) of file `name`: read at its offset when indexed, else by reading
+    /// the file up to it.
     ///
     /// # Errors
     /// 404 for an unknown file or a game number past the end; 400 for a damaged file.
     pub fn game(&self, name: &str, game: u64) -> ApiResult<GameRecord> {
+        let ix = self.index(name)?;
         let path = self.path_of(name)?;
+        let bad = |e: fanorona_data::DataError| ApiError::bad(format!("file {name:?}: {e}"));
+        if let Some(&offset) = usize::try_from(game).ok().and_then(|g| ix.offsets.get(g)) {
+            let io = |e: std::io::Error| ApiError::internal(format!("file {name:?}: {e}"));
+            let mut file = std::fs::File::open(&path).map_err(io)?;
+            let mut head = Vec::new();
+            (&mut file).take(ix.header_end).read_to_end(&mut head).map_err(io)?;
+            file.seek(SeekFrom::Start(offset)).map_err(io)?;
+            let mut reader = RecordReader::new(std::io::Cursor::new(head).chain(BufReader::new(file)), &path)
+                .map_err(bad)?;
+            return match reader.read_record() {
+                Some(rec) => rec.map_err(bad),
+                None => Err(ApiError::bad(format!("file {name:?} changed since it was listed"))),
+            };
+        }
+        if !ix.truncated {
+            let n = ix.games.len();
+            return Err(ApiError::not_found(format!(
+                "game {game}: file {name:?} has {n} games (numbered from 0)"
+            )));
+        }
         let reader = open(name, &path)?;
         let mut count = 0u64;
         for rec in reader {
-            let rec = rec.map_err(|e| ApiError::bad(format!("file {name:?}: {e}")))?;
+            let rec = rec.map_err(bad)?;
             if count == game {
                 return Ok(rec);
             }
@@ -170,9 +196,10 @@ fn open(name: &str, path: &Path) -> ApiResult<RecordReader> {
 }
 
 fn read_index(name: &str, path: &Path) -> ApiResult<FileIndex> {
-    let reader = open(name, path)?;
+    let mut reader = open(name, path)?;
     let header = reader.header().clone();
-    let mut games = Vec::new();
+    let header_end = reader.offset();
+    let (mut games, mut offsets) = (Vec::new(), Vec::new());
     let mut error = None;
     let mut truncated = false;
     let mut names: Vec<Arc<str>> = Vec::new();
@@ -186,20 +213,23 @@ fn read_index(name: &str, path: &Path) -> ApiResult<FileIndex> {
         }
         a
     };
-    for (i, rec) in reader.enumerate() {
-        let rec = match rec {
-            Ok(r) => r,
-            Err(e) => {
-                error = Some(e.to_string());
-                break;
-            }
-        };
+    loop {
         if games.len() >= MAX_INDEXED {
             truncated = true;
             break;
         }
+        let offset = reader.offset();
+        let rec = match reader.read_record() {
+            None => break,
+            Some(Ok(r)) => r,
+            Some(Err(e)) => {
+                error = Some(e.to_string());
+                break;
+            }
+        };
+        offsets.push(offset);
         games.push(Summary {
-            game: i as u64,
+            game: games.len() as u64,
             index: rec.index,
             white: intern(&rec.white),
             black: intern(&rec.black),
@@ -208,7 +238,7 @@ fn read_index(name: &str, path: &Path) -> ApiResult<FileIndex> {
             length: rec.turns.len(),
         });
     }
-    Ok(FileIndex { header, games, truncated, error })
+    Ok(FileIndex { header, games, offsets, header_end, truncated, error })
 }
 
 /// Adds the record files under `dir`, in path order.

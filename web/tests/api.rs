@@ -378,3 +378,29 @@ fn finished_games_are_saved_as_records() {
     assert_eq!(r.status, 409);
     assert!(r.error().contains("--save"));
 }
+
+#[test]
+fn positions_show_tablebase_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let tb =
+        fanorona_tb::generate(dir.path(), fanorona_tb::GenerateOptions { stones: 3, threads: 1 }, &|_| {})
+            .unwrap();
+    let addr = serve(Config { tb: Some(dir.path().to_path_buf()), ..Config::default() });
+    assert_eq!(get(addr, "/api/info").json()["tablebase"], 3);
+    for text in ["8B/9/9/9/W8 w", "8B/9/9/9/WW7 b", "9/9/4B4/4W4/9 w"] {
+        let pos: Position = text.parse().unwrap();
+        let expected = match tb.probe(&pos).unwrap() {
+            fanorona_tb::Value::Win(_) => "win",
+            fanorona_tb::Value::Draw => "draw",
+            fanorona_tb::Value::Loss(_) => "loss",
+        };
+        let v = get(addr, &format!("/api/position?position={}", enc(text))).json();
+        assert_eq!(v["tablebase"]["value"], expected, "{text}: {v}");
+    }
+    assert_eq!(get(addr, "/api/position").json()["tablebase"], serde_json::Value::Null);
+    let bad = fanorona_web::Server::bind(Config {
+        tb: Some(PathBuf::from("/no/such/tables")),
+        ..Config::default()
+    });
+    assert!(bad.unwrap_err().to_string().contains("/no/such/tables"));
+}
