@@ -191,7 +191,12 @@ fn serve(state: &State, mut stream: TcpStream) {
     let _ = stream.set_write_timeout(Some(READ_TIMEOUT));
     let response = match http::read_request(&mut stream) {
         Ok(req) => {
-            let mut r = answer(state, &req);
+            // A handler that fails unexpectedly answers 500 rather than dropping the connection.
+            let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| answer(state, &req)));
+            let mut r = caught.unwrap_or_else(|_| {
+                let e = crate::error::ApiError::internal(format!("the server failed answering {}", req.path));
+                Response::json_status(500, &e.to_json())
+            });
             if req.method == "HEAD" {
                 r.body.clear();
             }

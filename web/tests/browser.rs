@@ -354,6 +354,14 @@ fn the_page_replays_a_chain_and_plays_by_clicks() {
         b.click(&format!("#prompt button[data-mark='{}']", first["mark"].as_str().unwrap()));
     }
     b.wait("document.getElementById('status').textContent.startsWith('Capture chain')");
+    // A point the stone cannot reach: the message says why.
+    let at: fanorona_core::Point = first["to"].as_str().unwrap().parse().unwrap();
+    let far = fanorona_core::Point::ALL
+        .into_iter()
+        .find(|p| p.file().abs_diff(at.file()) > 1 && pos.color_at(*p).is_none())
+        .unwrap();
+    b.click(&format!("#board [data-hit='{far}']"));
+    b.wait(&format!("document.getElementById('message').textContent.includes('{far} is not next to {at}')"));
     b.click("#p-stop");
     b.wait("document.querySelectorAll('#movelist li').length >= 1");
     let played = b.eval("document.querySelector('#movelist li').textContent");

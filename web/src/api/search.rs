@@ -106,7 +106,11 @@ impl Searches {
         let root = SearchRoot::from_game(game);
         let limits = ab.limits();
         let spawned = std::thread::Builder::new().name(format!("search-{id}")).spawn(move || {
-            run(searcher, &root, limits, &job);
+            let caught =
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(searcher, &root, limits, &job)));
+            if caught.is_err() {
+                job.progress().result = Some(json!({ "error": "the search failed" }));
+            }
         });
         if let Err(e) = spawned {
             self.jobs().remove(&id);
