@@ -93,7 +93,15 @@ pub fn read_request(stream: &mut TcpStream) -> Result<Request, ReadError> {
     let mut line = String::new();
     let mut next_line = |reader: &mut BufReader<_>, line: &mut String| -> Result<(), ReadError> {
         line.clear();
-        let n = reader.by_ref().take((MAX_HEAD - head_len.min(MAX_HEAD)) as u64).read_line(line)?;
+        let n = reader.by_ref().take((MAX_HEAD - head_len.min(MAX_HEAD)) as u64).read_line(line).map_err(
+            |e| {
+                if e.kind() == std::io::ErrorKind::InvalidData {
+                    bad(400, "the request head is not UTF-8")
+                } else {
+                    ReadError::Io(e)
+                }
+            },
+        )?;
         head_len += n;
         if n == 0 || !line.ends_with('\n') {
             return Err(bad(431, "request head too large or cut short"));

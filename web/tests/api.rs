@@ -131,6 +131,9 @@ fn bad_positions_and_turns_are_400_naming_the_problem() {
     assert_eq!(r.status, 413);
     let r = raw(addr, b"NONSENSE\r\n\r\n");
     assert_eq!(r.status, 400);
+    let r = raw(addr, b"GET /\xff\xfe HTTP/1.1\r\n\r\n");
+    assert_eq!(r.status, 400);
+    assert!(r.error().contains("UTF-8"));
     let r = raw(addr, b"GET / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n");
     assert_eq!(r.status, 411);
     let huge = format!("GET /api/position?moves={} HTTP/1.1\r\n\r\n", "a".repeat(100_000));

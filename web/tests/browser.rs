@@ -62,7 +62,7 @@ impl Browser {
             assert!(Command::new("mkfifo").arg(p).status().unwrap().success(), "mkfifo {}", p.display());
         }
         let log = dir.join("chromium.log");
-        let script = r#"exec "$0" --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run \
+        let script = r#"exec "$0" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --hide-scrollbars --no-first-run \
             --remote-debugging-pipe --user-data-dir="$1" --window-size=1280,860 about:blank 3<"$2" 4>"$3""#;
         let child = Command::new("sh")
             .arg("-c")
