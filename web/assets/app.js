@@ -188,7 +188,8 @@ function renderTurnList() {
   ol.replaceChildren();
   d.turns.forEach((t, i) => {
     const li = document.createElement("li");
-    li.textContent = `${t.mover[0]} ${t.turn.notation}${t.score_text !== null && t.score_text !== undefined ? "  " + t.score_text : ""}`;
+    li.textContent = `${t.mover[0]} ${t.turn.notation}${t.score_text !== null && t.score_text !== undefined ? "  " + t.score_text : ""}${t.exploration ? " (explored)" : ""}`;
+    li.title = "recorded score: the mover's view, centi-stones; (explored): chosen by exploration";
     li.addEventListener("click", () => { S.replay.ply = i + 1; S.replay.step = 0; renderReplay(); });
     ol.appendChild(li);
   });

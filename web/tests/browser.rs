@@ -4,7 +4,7 @@
 //!
 //! Skipped, with a message, when no Chromium is installed (`apt-get install chromium`; CI
 //! installs it). With `FANORONA_WEB_SCREENSHOTS=DIR` it also saves `DIR/web-replay.png` and
-//! `DIR/web-play.png` (the README's screenshots). With `FANORONA_REQUIRE_CHROMIUM` set (as
+//! `DIR/web-play.png` and `DIR/web-analyse.png` (the README's screenshots). With `FANORONA_REQUIRE_CHROMIUM` set (as
 //! `.ci/run` sets it) a missing browser fails the test instead.
 #![allow(clippy::unwrap_used)]
 
@@ -339,6 +339,9 @@ fn the_page_replays_a_chain_and_plays_by_clicks() {
     let depths =
         b.eval("[...document.querySelectorAll('#depths tbody tr')].map(r => r.firstChild.textContent)");
     assert_eq!(depths, json!(["1", "2", "3"]));
+    if let Some(d) = &shots {
+        b.screenshot(&d.join("web-analyse.png"));
+    }
 
     // A chain: the first step leaves the choice to continue; stopping plays the prefix.
     let (pos, m) = chain_position();
