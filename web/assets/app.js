@@ -570,8 +570,10 @@ async function init() {
   $("last").addEventListener("click", () => keys({ key: "End", target: {}, preventDefault() {} }));
   $("to-analyse").addEventListener("click", () => {
     const R = S.replay; if (!R.data) return;
-    const pos = R.ply < R.data.turns.length ? R.data.turns[R.ply].before : R.data.final;
-    location.hash = "analyse&" + q({ position: pos });
+    // The game's start and its turns so far: the search knows the history (repetitions, the
+    // no-progress count).
+    const moves = R.data.turns.slice(0, R.ply).map((t) => t.turn.notation).join(" ");
+    location.hash = "analyse&" + q({ position: R.data.start, moves });
   });
   $("a-show").addEventListener("click", analyseShow);
   $("a-start").addEventListener("click", analyseStart);

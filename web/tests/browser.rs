@@ -294,6 +294,18 @@ fn the_page_replays_a_chain_and_plays_by_clicks() {
         b.screenshot(&d.join("web-replay.png"));
     }
 
+    // The Analyse button takes the game's start and its turns so far.
+    b.click("#to-analyse");
+    b.wait("document.getElementById('panel-analyse').classList.contains('active')");
+    let moves = b.eval("document.getElementById('a-moves').value");
+    let expected: Vec<&str> = replay["turns"].as_array().unwrap()[..ply]
+        .iter()
+        .map(|t| t["turn"]["notation"].as_str().unwrap())
+        .collect();
+    assert_eq!(moves, json!(expected.join(" ")));
+    let before = replay["turns"][ply]["before"].as_str().unwrap().to_string();
+    b.wait(&format!("document.getElementById('status').textContent.startsWith({})", json!(before)));
+
     // Play: an illegal click says which rule, an ambiguous capture asks, the engine answers.
     b.goto(&format!("{base}#play&color=w&engine=greedy"));
     b.wait(
