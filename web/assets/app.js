@@ -11,7 +11,8 @@ const S = {
   info: null,
   replay: { file: null, game: null, data: null, ply: 0, step: 0 },
   analyse: { id: null, timer: null },
-  play: { key: null, start: "startpos", moves: [], color: "w", engine: "", pos: null, partial: [], selected: null, candidates: [], busy: false },
+  // `gen` counts games: an answer that arrives after a new game started is dropped.
+  play: { key: null, gen: 0, start: "startpos", moves: [], color: "w", engine: "", pos: null, partial: [], selected: null, busy: false },
   turnsOfFile: null,
 };
 
@@ -330,6 +331,7 @@ async function playNew() {
   const P = S.play;
   P.color = $("p-color").value; P.engine = $("p-engine").value || (S.info && S.info.engine) || "";
   P.start = $("p-position").value || "startpos";
+  P.gen++; P.busy = false; message("");
   P.moves = []; P.partial = []; P.selected = null; P.key = playKey({ color: P.color, engine: $("p-engine").value, position: $("p-position").value });
   $("movelist").replaceChildren(); $("result").textContent = ""; $("p-engine-note").textContent = "";
   setHash("play&" + q({ color: P.color, engine: $("p-engine").value, position: $("p-position").value }));
@@ -339,10 +341,13 @@ async function playNew() {
 function human() { return S.play.color === "w" ? "white" : "black"; }
 
 async function playRefresh() {
-  const P = S.play;
+  const P = S.play, gen = P.gen;
+  let pos;
   try {
-    P.pos = await api("/api/position?" + q({ position: P.start, moves: P.moves.join(" ") }));
-  } catch (e) { message(e.message); return; }
+    pos = await api("/api/position?" + q({ position: P.start, moves: P.moves.join(" ") }));
+  } catch (e) { if (gen === P.gen) message(e.message); return; }
+  if (gen !== P.gen) return;
+  P.pos = pos;
   renderMoves();
   renderPlay();
   if (P.pos.outcome) {
@@ -406,7 +411,9 @@ async function onPlayClick(p) {
   const own = P.pos.board[human()].includes(p);
   if (own || P.selected === null) {
     try {
+      const gen = P.gen;
       const v = await api("/api/check?" + q({ position: P.start, moves: P.moves.join(" "), from: p }));
+      if (gen !== P.gen) return;
       if (!v.legal) { message(v.error); P.selected = null; renderPlay(); return; }
       P.selected = p; message(""); renderPlay();
     } catch (e) { message(e.message); }
@@ -460,20 +467,21 @@ async function commit() {
 }
 
 async function engineMove() {
-  const P = S.play;
+  const P = S.play, gen = P.gen;
   P.busy = true;
   $("p-engine-note").textContent = `${P.engine || "the engine"} is thinking…`;
   try {
     const r = await api("/api/engine", { position: P.start, moves: P.moves, engine: P.engine || undefined, seed: P.moves.length + 1 });
+    if (gen !== P.gen) return;
     P.moves.push(r.turn.notation);
     $("p-engine-note").textContent = `${r.engine} played ${r.turn.notation}${r.score_text ? ` (score ${r.score_text}${r.depth ? " at depth " + r.depth : ""}; pv ${r.pv.join(" ")})` : ""}`;
-  } catch (e) { message(e.message); P.busy = false; return; }
+  } catch (e) { if (gen === P.gen) { message(e.message); P.busy = false; } return; }
   P.busy = false;
   await playRefresh();
 }
 
 async function playUndo() {
-  const P = S.play;
+  const P = S.play, gen = P.gen;
   if (P.busy) return;
   P.partial = []; P.selected = null;
   // Take back to the human's previous turn: replay the prefixes to find whose turns they were.
@@ -481,9 +489,12 @@ async function playUndo() {
   while (P.moves.length) {
     P.moves.pop();
     const v = await api("/api/position?" + q({ position: P.start, moves: P.moves.join(" ") }));
+    if (gen !== P.gen) return;
     if (v.turn === me) break;
   }
-  P.pos = await api("/api/position?" + q({ position: P.start, moves: P.moves.join(" ") }));
+  const pos = await api("/api/position?" + q({ position: P.start, moves: P.moves.join(" ") }));
+  if (gen !== P.gen) return;
+  P.pos = pos;
   $("result").textContent = "";
   renderMoves(); renderPlay();
   if (P.pos.turn !== me && !P.pos.outcome) await engineMove();

@@ -147,7 +147,9 @@ impl Browser {
             }
             std::thread::sleep(Duration::from_millis(50));
         }
-        let status = self.eval("document.getElementById('status').textContent + ' | ' + document.getElementById('message').textContent");
+        let status = self.eval(
+            "document.getElementById('status').textContent + ' | ' + document.getElementById('message').textContent + ' | ' + JSON.stringify({color: S.play.color, turn: S.play.pos && S.play.pos.turn, moves: S.play.moves, start: S.play.start, busy: S.play.busy, hash: location.hash})",
+        );
         panic!("the page never showed {expr}; it shows {status}");
     }
 
@@ -240,7 +242,8 @@ fn the_page_replays_a_chain_and_plays_by_clicks() {
     let dir = tempfile::tempdir().unwrap();
     let (path, recs) = write_games(dir.path());
     let name = path.display().to_string();
-    let addr = serve(Config { files: vec![path], ..Config::default() });
+    let save = dir.path().join("played.bin");
+    let addr = serve(Config { files: vec![path], save: Some(save.clone()), ..Config::default() });
     let base = format!("http://{addr}/");
     let shots = std::env::var_os("FANORONA_WEB_SCREENSHOTS").map(PathBuf::from);
     let mut b = Browser::launch(&bin, dir.path());
@@ -359,7 +362,10 @@ fn the_page_replays_a_chain_and_plays_by_clicks() {
     let (pos, m) = chain_position();
     let color = if pos.turn() == fanorona_core::Color::White { "w" } else { "b" };
     b.goto(&format!("{base}#play&color={color}&engine=greedy&position={}", enc(&pos.to_string())));
-    b.wait("document.getElementById('status').textContent.includes('(you)')");
+    b.wait(&format!(
+        "document.getElementById('status').textContent.includes('(you)') && document.querySelectorAll('#board circle.stone').length === {}",
+        pos.occupied().count()
+    ));
     let first = &fanorona_web::api::views::steps(&pos, &m)[0];
     b.click(&format!("#board [data-hit='{}']", m.from()));
     b.wait("document.querySelectorAll('#board circle.target').length > 0");
@@ -387,6 +393,28 @@ fn the_page_replays_a_chain_and_plays_by_clicks() {
         first["mark"].as_str().unwrap()
     );
     assert_eq!(played, json!(expected));
+
+    // A game won by the last capture is saved as a record, listed for replay.
+    b.goto(&format!("{base}#play&color=w&engine=greedy&position={}", enc("9/9/9/9/W1B6 w")));
+    b.wait("document.getElementById('status').textContent.includes('(you)') && document.querySelectorAll('#board circle.stone').length === 2");
+    b.click("#board [data-hit='a1']");
+    b.wait("document.querySelectorAll('#board circle.target').length === 1");
+    b.click("#board [data-hit='b1']");
+    b.wait("document.getElementById('result').textContent.endsWith('you win.')");
+    b.click("#p-save");
+    b.wait("document.getElementById('message').textContent.startsWith('Saved as game 0 of')");
+    let files = get(addr, "/api/files").json();
+    let saved = files["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["name"] == json!(save.display().to_string()))
+        .cloned();
+    assert_eq!(saved.unwrap()["games"], 1, "{files}");
+    let g = get(addr, &format!("/api/game?file={}&game=0", enc(&save.display().to_string()))).json();
+    assert_eq!(g["turns"][0]["turn"]["notation"], "a1b1+");
+    assert_eq!(g["outcome"]["result"], "1-0");
+    assert_eq!(g["white"], "human");
 }
 
 #[test]
