@@ -407,3 +407,26 @@ fn positions_show_tablebase_values() {
     });
     assert!(bad.unwrap_err().to_string().contains("/no/such/tables"));
 }
+
+#[test]
+fn a_record_with_an_illegal_turn_replays_up_to_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, recs) = write_games(dir.path());
+    let mut bad = recs[0].clone();
+    // White's first turn replaced by Black's reply: not legal at the start.
+    bad.turns[0] = bad.turns[1];
+    let path = dir.path().join("bad-turn.bin");
+    let mut w = fanorona_data::RecordWriter::create(
+        &path,
+        &fanorona_data::Header::new("test", fanorona_data::Kind::Match, "{}", 1),
+    )
+    .unwrap();
+    w.write(&bad).unwrap();
+    w.finish().unwrap();
+    let addr = serve(Config { files: vec![path.clone()], ..Config::default() });
+    let v = get(addr, &format!("/api/game?file={}&game=0", enc(&path.display().to_string()))).json();
+    assert_eq!(v["turns"].as_array().unwrap().len(), 0);
+    let error = v["error"].as_str().unwrap();
+    assert!(error.starts_with(&format!("turn 1 {} is not legal", bad.turns[0].mv)), "{error}");
+    assert_eq!(v["final"], Position::start().to_string());
+}
