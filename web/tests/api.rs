@@ -250,7 +250,10 @@ fn directories_are_searched_and_damaged_files_reported() {
     let dir = tempfile::tempdir().unwrap();
     let sub = dir.path().join("gen-001");
     std::fs::create_dir(&sub).unwrap();
-    write_games(&sub);
+    let (games, _) = write_games(&sub);
+    // Hidden files and the temporaries of unfinished writes are not listed.
+    std::fs::copy(&games, sub.join(".hidden.bin")).unwrap();
+    std::fs::copy(&games, sub.join("next.bin.part")).unwrap();
     std::fs::write(dir.path().join("notes.txt"), "not a record file").unwrap();
     let bad = dir.path().join("bad.bin");
     std::fs::write(&bad, b"garbage").unwrap();
