@@ -34,6 +34,8 @@ enum Command {
     Data(cmd::data::Args),
     /// Engine matches: Elo with intervals, SPRT; gauntlets and round robins with ratings.
     Eval(cmd::eval::Args),
+    /// The board in the browser: replay record files, analyse positions, play any engine.
+    Serve(cmd::serve::Args),
     /// Endgame tablebases: generate every position up to N stones, probe positions.
     Tb(cmd::tb::Args),
     /// Train the value network on record files (burn), exported for `eval=net:PATH`.
@@ -58,6 +60,7 @@ pub fn run() -> anyhow::Result<()> {
         Command::Selfplay(a) => cmd::selfplay::run(a),
         Command::Data(a) => cmd::data::run(a),
         Command::Eval(a) => cmd::eval::run(a),
+        Command::Serve(a) => cmd::serve::run(a),
         Command::Tb(a) => cmd::tb::run(a),
         #[cfg(feature = "train")]
         Command::Train(a) => cmd::train::run(a),

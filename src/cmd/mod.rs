@@ -10,6 +10,7 @@ pub mod play;
 #[cfg(feature = "train")]
 pub mod selfimprove;
 pub mod selfplay;
+pub mod serve;
 pub mod show;
 pub mod tb;
 #[cfg(feature = "train")]

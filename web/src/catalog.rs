@@ -1,0 +1,272 @@
+//! The record files the server was given (files, and the record files found under
+//! directories), their game summaries (read once, on first use) and the games themselves.
+//! Only these files are ever opened.
+
+use std::io::{BufReader, Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use fanorona_data::{GameRecord, Header, RecordReader};
+
+use crate::error::{ApiError, ApiResult};
+
+/// The most games indexed per file: summaries beyond are not listed (the games can still be
+/// opened by number).
+pub const MAX_INDEXED: usize = 2_000_000;
+
+/// Directory levels followed at most.
+const MAX_DEPTH: usize = 32;
+
+/// What the listing shows of one game.
+#[derive(Debug, Clone)]
+pub struct Summary {
+    /// The game's number in its file, from 0.
+    pub game: u64,
+    /// The run index stored in the record.
+    pub index: u64,
+    /// White's player.
+    pub white: Arc<str>,
+    /// Black's player.
+    pub black: Arc<str>,
+    /// `1-0`, `0-1`, `1/2-1/2`.
+    pub result: &'static str,
+    /// The termination key.
+    pub termination: &'static str,
+    /// Turns played.
+    pub length: usize,
+}
+
+/// One file's index.
+#[derive(Debug)]
+pub struct FileIndex {
+    /// Its header.
+    pub header: Header,
+    /// Its games (at most [`MAX_INDEXED`]).
+    pub games: Vec<Summary>,
+    /// The byte offset of each indexed game's record.
+    offsets: Vec<u64>,
+    /// Where the header ends (the first record starts).
+    header_end: u64,
+    /// Whether more games follow than were indexed.
+    pub truncated: bool,
+    /// The damage that ended reading early, if any.
+    pub error: Option<String>,
+}
+
+#[derive(Debug)]
+struct Entry {
+    name: String,
+    path: PathBuf,
+    index: Option<Arc<FileIndex>>,
+}
+
+/// The files, by name.
+#[derive(Debug)]
+pub struct Catalog {
+    entries: Mutex<Vec<Entry>>,
+}
+
+/// Why the files given cannot be served.
+#[derive(Debug, thiserror::Error)]
+#[error("{path}: {source}")]
+pub struct CatalogError {
+    /// The file or directory.
+    pub path: PathBuf,
+    /// The reason.
+    #[source]
+    pub source: std::io::Error,
+}
+
+impl Catalog {
+    /// The catalog of `paths`: files as given, directories searched for record files
+    /// (recognised by their magic bytes; hidden entries and `.part`/`.tmp` files skipped).
+    ///
+    /// # Errors
+    /// When a path does not exist or a directory cannot be listed.
+    pub fn new(paths: &[PathBuf]) -> Result<Catalog, CatalogError> {
+        let mut files = Vec::new();
+        for p in paths {
+            let meta = std::fs::metadata(p).map_err(|source| CatalogError { path: p.clone(), source })?;
+            if meta.is_dir() {
+                walk(p, 0, &mut files)?;
+            } else {
+                files.push(p.clone());
+            }
+        }
+        let mut entries: Vec<Entry> = Vec::new();
+        for path in files {
+            let name = path.display().to_string();
+            if !entries.iter().any(|e| e.name == name) {
+                entries.push(Entry { name, path, index: None });
+            }
+        }
+        Ok(Catalog { entries: Mutex::new(entries) })
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Entry>> {
+        self.entries.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The file names, in order.
+    pub fn names(&self) -> Vec<String> {
+        self.lock().iter().map(|e| e.name.clone()).collect()
+    }
+
+    /// Adds a file (the save file) if it is not listed, and forgets its index.
+    pub fn refresh(&self, path: &Path) {
+        let name = path.display().to_string();
+        let mut entries = self.lock();
+        match entries.iter_mut().find(|e| e.name == name) {
+            Some(e) => e.index = None,
+            None => entries.push(Entry { name, path: path.to_path_buf(), index: None }),
+        }
+    }
+
+    fn path_of(&self, name: &str) -> ApiResult<PathBuf> {
+        self.lock().iter().find(|e| e.name == name).map(|e| e.path.clone()).ok_or_else(|| {
+            ApiError::not_found(format!("file {name:?} is not one of the files this server was given"))
+        })
+    }
+
+    /// The index of file `name`, read on first use.
+    ///
+    /// # Errors
+    /// 404 for a name not given; 400 for a file that is not a record file.
+    pub fn index(&self, name: &str) -> ApiResult<Arc<FileIndex>> {
+        let path = self.path_of(name)?;
+        if let Some(ix) = self.lock().iter().find(|e| e.name == name).and_then(|e| e.index.clone()) {
+            return Ok(ix);
+        }
+        let ix = Arc::new(read_index(name, &path)?);
+        if let Some(e) = self.lock().iter_mut().find(|e| e.name == name) {
+            e.index = Some(Arc::clone(&ix));
+        }
+        Ok(ix)
+    }
+
+    /// Game `game` (from 0) of file `name`: read at its offset when indexed, else by reading
+    /// the file up to it.
+    ///
+    /// # Errors
+    /// 404 for an unknown file or a game number past the end; 400 for a damaged file.
+    pub fn game(&self, name: &str, game: u64) -> ApiResult<GameRecord> {
+        let ix = self.index(name)?;
+        let path = self.path_of(name)?;
+        let bad = |e: fanorona_data::DataError| ApiError::bad(format!("file {name:?}: {e}"));
+        if let Some(&offset) = usize::try_from(game).ok().and_then(|g| ix.offsets.get(g)) {
+            let io = |e: std::io::Error| ApiError::internal(format!("file {name:?}: {e}"));
+            let mut file = std::fs::File::open(&path).map_err(io)?;
+            let mut head = Vec::new();
+            (&mut file).take(ix.header_end).read_to_end(&mut head).map_err(io)?;
+            file.seek(SeekFrom::Start(offset)).map_err(io)?;
+            let mut reader = RecordReader::new(std::io::Cursor::new(head).chain(BufReader::new(file)), &path)
+                .map_err(bad)?;
+            return match reader.read_record() {
+                Some(rec) => rec.map_err(bad),
+                None => Err(ApiError::bad(format!("file {name:?} changed since it was listed"))),
+            };
+        }
+        if !ix.truncated {
+            let n = ix.games.len();
+            return Err(ApiError::not_found(format!(
+                "game {game}: file {name:?} has {n} games (numbered from 0)"
+            )));
+        }
+        let reader = open(name, &path)?;
+        let mut count = 0u64;
+        for rec in reader {
+            let rec = rec.map_err(bad)?;
+            if count == game {
+                return Ok(rec);
+            }
+            count += 1;
+        }
+        Err(ApiError::not_found(format!("game {game}: file {name:?} has {count} games (numbered from 0)")))
+    }
+}
+
+fn open(name: &str, path: &Path) -> ApiResult<RecordReader> {
+    RecordReader::open(path).map_err(|e| {
+        if e.is_bad_input() {
+            ApiError::bad(format!("file {name:?}: {e}"))
+        } else {
+            ApiError::internal(format!("file {name:?}: {e}"))
+        }
+    })
+}
+
+fn read_index(name: &str, path: &Path) -> ApiResult<FileIndex> {
+    let mut reader = open(name, path)?;
+    let header = reader.header().clone();
+    let header_end = reader.offset();
+    let (mut games, mut offsets) = (Vec::new(), Vec::new());
+    let mut error = None;
+    let mut truncated = false;
+    let mut names: Vec<Arc<str>> = Vec::new();
+    let mut intern = |s: &str| -> Arc<str> {
+        if let Some(a) = names.iter().find(|a| ***a == *s) {
+            return Arc::clone(a);
+        }
+        let a: Arc<str> = Arc::from(s);
+        if names.len() < 1024 {
+            names.push(Arc::clone(&a));
+        }
+        a
+    };
+    loop {
+        if games.len() >= MAX_INDEXED {
+            truncated = true;
+            break;
+        }
+        let offset = reader.offset();
+        let rec = match reader.read_record() {
+            None => break,
+            Some(Ok(r)) => r,
+            Some(Err(e)) => {
+                error = Some(e.to_string());
+                break;
+            }
+        };
+        offsets.push(offset);
+        games.push(Summary {
+            game: games.len() as u64,
+            index: rec.index,
+            white: intern(&rec.white),
+            black: intern(&rec.black),
+            result: rec.outcome.result_str(),
+            termination: crate::api::views::termination_slug(rec.outcome.termination),
+            length: rec.turns.len(),
+        });
+    }
+    Ok(FileIndex { header, games, offsets, header_end, truncated, error })
+}
+
+/// Adds the record files under `dir`, in path order.
+fn walk(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) -> Result<(), CatalogError> {
+    let err = |source| CatalogError { path: dir.to_path_buf(), source };
+    let mut paths = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(err)? {
+        let entry = entry.map_err(err)?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !(name.starts_with('.') || name.ends_with(".tmp") || name.ends_with(".part")) {
+            paths.push(entry.path());
+        }
+    }
+    paths.sort();
+    for path in paths {
+        if path.is_dir() {
+            if depth < MAX_DEPTH {
+                walk(&path, depth + 1, out)?;
+            }
+        } else if has_magic(&path) {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+fn has_magic(path: &Path) -> bool {
+    let mut magic = [0u8; 8];
+    std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut magic)).is_ok()
+        && magic == fanorona_data::MAGIC
+}

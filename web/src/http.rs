@@ -1,0 +1,242 @@
+//! A minimal HTTP/1.1 server side: one request per connection, bounded reads, plain responses.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+
+/// The most bytes of request line and headers read.
+pub const MAX_HEAD: usize = 64 * 1024;
+/// The most bytes of request body read.
+pub const MAX_BODY: usize = 1024 * 1024;
+
+/// One request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Request {
+    /// `GET`, `POST`, ...
+    pub method: String,
+    /// The path, percent-decoded, without the query.
+    pub path: String,
+    /// The query's `key=value` pairs, percent-decoded (`+` is kept as `+`: it is the approach
+    /// mark of the turn notation).
+    pub query: Vec<(String, String)>,
+    /// The `Host` header, if any.
+    pub host: Option<String>,
+    /// The `Content-Type` header, if any.
+    pub content_type: Option<String>,
+    /// The body.
+    pub body: Vec<u8>,
+}
+
+impl Request {
+    /// The first value of query parameter `key`.
+    pub fn param(&self, key: &str) -> Option<&str> {
+        self.query.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+    }
+}
+
+/// A response to write.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Response {
+    /// The status code.
+    pub status: u16,
+    /// The `Content-Type`.
+    pub content_type: &'static str,
+    /// Extra headers.
+    pub headers: Vec<(String, String)>,
+    /// The body.
+    pub body: Vec<u8>,
+}
+
+impl Response {
+    /// A `200` JSON response.
+    pub fn json(value: &serde_json::Value) -> Response {
+        Response::json_status(200, value)
+    }
+
+    /// A JSON response with a status.
+    pub fn json_status(status: u16, value: &serde_json::Value) -> Response {
+        Response {
+            status,
+            content_type: "application/json",
+            headers: Vec::new(),
+            body: value.to_string().into_bytes(),
+        }
+    }
+
+    /// A `200` response of static text.
+    pub fn text(content_type: &'static str, body: &str) -> Response {
+        Response { status: 200, content_type, headers: Vec::new(), body: body.as_bytes().to_vec() }
+    }
+}
+
+/// Why a request could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    /// The connection failed or timed out.
+    #[error("reading the request: {0}")]
+    Io(#[from] std::io::Error),
+    /// The request is malformed or too large; the status to answer with.
+    #[error("{1}")]
+    Bad(u16, String),
+}
+
+fn bad(status: u16, what: impl Into<String>) -> ReadError {
+    ReadError::Bad(status, what.into())
+}
+
+/// Reads one request from `stream`.
+///
+/// # Errors
+/// [`ReadError::Bad`] for a malformed or oversized request, [`ReadError::Io`] otherwise.
+pub fn read_request(stream: &mut TcpStream) -> Result<Request, ReadError> {
+    let mut reader = BufReader::new(stream.take(MAX_HEAD as u64 + MAX_BODY as u64));
+    let mut head_len = 0usize;
+    let mut line = String::new();
+    let mut next_line = |reader: &mut BufReader<_>, line: &mut String| -> Result<(), ReadError> {
+        line.clear();
+        let n = reader.by_ref().take((MAX_HEAD - head_len.min(MAX_HEAD)) as u64).read_line(line).map_err(
+            |e| {
+                if e.kind() == std::io::ErrorKind::InvalidData {
+                    bad(400, "the request head is not UTF-8")
+                } else {
+                    ReadError::Io(e)
+                }
+            },
+        )?;
+        head_len += n;
+        if n == 0 || !line.ends_with('\n') {
+            return Err(bad(431, "request head too large or cut short"));
+        }
+        Ok(())
+    };
+    next_line(&mut reader, &mut line)?;
+    let mut parts = line.split_whitespace();
+    let (Some(method), Some(target), Some(version)) = (parts.next(), parts.next(), parts.next()) else {
+        return Err(bad(400, "malformed request line"));
+    };
+    if !version.starts_with("HTTP/1.") {
+        return Err(bad(505, format!("unsupported protocol {version:?}")));
+    }
+    let method = method.to_string();
+    let (path, query) = split_target(target)?;
+    let mut content_length = 0usize;
+    let (mut host, mut content_type) = (None, None);
+    loop {
+        next_line(&mut reader, &mut line)?;
+        let l = line.trim_end();
+        if l.is_empty() {
+            break;
+        }
+        let Some((name, value)) = l.split_once(':') else {
+            return Err(bad(400, format!("malformed header {l:?}")));
+        };
+        let name = name.trim().to_ascii_lowercase();
+        let value = value.trim();
+        if name == "content-length" {
+            content_length = value.parse().map_err(|_| bad(400, format!("bad Content-Length {value:?}")))?;
+            if content_length > MAX_BODY {
+                return Err(bad(413, format!("request body over {MAX_BODY} bytes")));
+            }
+        } else if name == "host" {
+            host = Some(value.to_string());
+        } else if name == "content-type" {
+            content_type = Some(value.to_string());
+        } else if name == "transfer-encoding" {
+            return Err(bad(411, "chunked request bodies are not accepted: send Content-Length"));
+        }
+    }
+    let mut body = vec![0u8; content_length];
+    reader.read_exact(&mut body)?;
+    Ok(Request { method, path, query, host, content_type, body })
+}
+
+/// Splits a request target into its decoded path and query pairs.
+fn split_target(target: &str) -> Result<(String, Vec<(String, String)>), ReadError> {
+    let (path, query) = target.split_once('?').unwrap_or((target, ""));
+    let path = decode(path).ok_or_else(|| bad(400, format!("bad percent-encoding in {path:?}")))?;
+    let mut pairs = Vec::new();
+    for part in query.split('&').filter(|p| !p.is_empty()) {
+        let (k, v) = part.split_once('=').unwrap_or((part, ""));
+        let k = decode(k).ok_or_else(|| bad(400, format!("bad percent-encoding in {k:?}")))?;
+        let v = decode(v).ok_or_else(|| bad(400, format!("bad percent-encoding in parameter {k}")))?;
+        pairs.push((k, v));
+    }
+    Ok((path, pairs))
+}
+
+/// Percent-decodes `s` (UTF-8); `None` when malformed.
+pub fn decode(s: &str) -> Option<String> {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' {
+            let hex = s.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// The reason phrase of a status.
+fn reason(status: u16) -> &'static str {
+    match status {
+        200 => "OK",
+        400 => "Bad Request",
+        403 => "Forbidden",
+        415 => "Unsupported Media Type",
+        404 => "Not Found",
+        405 => "Method Not Allowed",
+        409 => "Conflict",
+        411 => "Length Required",
+        413 => "Payload Too Large",
+        431 => "Request Header Fields Too Large",
+        500 => "Internal Server Error",
+        503 => "Service Unavailable",
+        505 => "HTTP Version Not Supported",
+        _ => "Status",
+    }
+}
+
+/// Writes `r` and closes the exchange (`Connection: close`).
+///
+/// # Errors
+/// When the client has gone.
+pub fn write_response(stream: &mut impl Write, r: &Response) -> std::io::Result<()> {
+    let mut head = format!(
+        "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\nConnection: close\r\n\
+         Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n",
+        r.status,
+        reason(r.status),
+        r.content_type,
+        r.body.len()
+    );
+    for (k, v) in &r.headers {
+        head.push_str(&format!("{k}: {v}\r\n"));
+    }
+    head.push_str("\r\n");
+    stream.write_all(head.as_bytes())?;
+    stream.write_all(&r.body)?;
+    stream.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn targets_are_decoded_keeping_plus() {
+        let (path, q) = split_target("/api/position?position=startpos&moves=d3e3+%20c3d3-&x").unwrap();
+        assert_eq!(path, "/api/position");
+        assert_eq!(q[0], ("position".into(), "startpos".into()));
+        assert_eq!(q[1], ("moves".into(), "d3e3+ c3d3-".into()));
+        assert_eq!(q[2], ("x".into(), String::new()));
+        assert!(split_target("/a?b=%zz").is_err());
+        assert!(split_target("/a?b=%e").is_err());
+        assert_eq!(decode("%41%42c"), Some("ABc".into()));
+        assert_eq!(decode("%ff"), None);
+    }
+}

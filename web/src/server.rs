@@ -1,0 +1,287 @@
+//! The server: a listener, one thread per connection (bounded), the page's embedded assets and
+//! the API.
+
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use fanorona_core::DrawRules;
+use fanorona_tb::Tablebase;
+
+use crate::api::search::Searches;
+use crate::catalog::{Catalog, CatalogError};
+use crate::http::{self, ReadError, Response};
+
+/// Connections handled at once at most; more are answered 503.
+pub const MAX_CONNECTIONS: usize = 64;
+
+/// How long a client may take to send its request.
+const READ_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// What `fanorona serve` was told.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The address to bind (`127.0.0.1` unless `--host`).
+    pub host: String,
+    /// The port (0: any free one).
+    pub port: u16,
+    /// Record files and run directories to list.
+    pub files: Vec<PathBuf>,
+    /// Where finished games are saved (`None`: saving is off, downloads still work).
+    pub save: Option<PathBuf>,
+    /// Endgame tables whose values the position view shows.
+    pub tb: Option<PathBuf>,
+    /// The draw rules of played games.
+    pub rules: DrawRules,
+    /// The engine spec used when a request names none.
+    pub engine: String,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            host: "127.0.0.1".into(),
+            port: 0,
+            files: Vec::new(),
+            save: None,
+            tb: None,
+            rules: DrawRules::default(),
+            engine: DEFAULT_ENGINE.into(),
+        }
+    }
+}
+
+/// The engine of requests that name none.
+pub const DEFAULT_ENGINE: &str = "alphabeta:depth=6,eval=handcrafted";
+
+/// What the handlers share.
+#[derive(Debug)]
+pub struct State {
+    /// The configuration.
+    pub config: Config,
+    /// The record files.
+    pub catalog: Catalog,
+    /// Running and finished searches.
+    pub searches: Searches,
+    /// The endgame tables, when configured.
+    pub tb: Option<Arc<Tablebase>>,
+}
+
+/// Why the server cannot start.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// A file or directory given cannot be read.
+    #[error(transparent)]
+    Files(#[from] CatalogError),
+    /// The tables cannot be opened.
+    #[error("cannot open the endgame tables in {path}: {source}")]
+    Tablebase {
+        /// The directory.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: fanorona_tb::TbError,
+    },
+    /// The default engine spec is not a spec.
+    #[error("engine {spec:?}: {source}")]
+    Engine {
+        /// The text.
+        spec: String,
+        /// Why.
+        #[source]
+        source: fanorona_engine::SpecError,
+    },
+    /// The address cannot be bound.
+    #[error("cannot listen on {addr}: {source}")]
+    Bind {
+        /// host:port.
+        addr: String,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// A bound server.
+#[derive(Debug)]
+pub struct Server {
+    listener: TcpListener,
+    state: Arc<State>,
+}
+
+impl Server {
+    /// Reads the files' list, opens the tables and binds the address.
+    ///
+    /// # Errors
+    /// [`ServeError`] naming what cannot be used.
+    pub fn bind(config: Config) -> Result<Server, ServeError> {
+        config
+            .engine
+            .parse::<fanorona_engine::PlayerSpec>()
+            .map_err(|source| ServeError::Engine { spec: config.engine.clone(), source })?;
+        let catalog = Catalog::new(&config.files)?;
+        if let Some(save) = &config.save
+            && save.is_file()
+        {
+            catalog.refresh(save);
+        }
+        let tb = match &config.tb {
+            Some(dir) => Some(
+                fanorona_engine::tablebase::open_shared(dir)
+                    .map_err(|source| ServeError::Tablebase { path: dir.clone(), source })?,
+            ),
+            None => None,
+        };
+        let addr = if config.host.contains(':') && !config.host.starts_with('[') {
+            format!("[{}]:{}", config.host, config.port)
+        } else {
+            format!("{}:{}", config.host, config.port)
+        };
+        let listener = TcpListener::bind(&addr).map_err(|source| ServeError::Bind { addr, source })?;
+        Ok(Server { listener, state: Arc::new(State { config, catalog, searches: Searches::default(), tb }) })
+    }
+
+    /// The address it listens on.
+    ///
+    /// # Errors
+    /// When the socket cannot say.
+    pub fn addr(&self) -> std::io::Result<SocketAddr> {
+        self.listener.local_addr()
+    }
+
+    /// Serves until the process ends.
+    pub fn run(self) {
+        let active = Arc::new(AtomicUsize::new(0));
+        for stream in self.listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            if active.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
+                active.fetch_sub(1, Ordering::SeqCst);
+                let busy = crate::error::ApiError::busy("too many connections");
+                let _ = http::write_response(&mut stream, &Response::json_status(503, &busy.to_json()));
+                continue;
+            }
+            let state = Arc::clone(&self.state);
+            let counter = Arc::clone(&active);
+            let spawned = std::thread::Builder::new().name("connection".into()).spawn(move || {
+                serve(&state, stream);
+                counter.fetch_sub(1, Ordering::SeqCst);
+            });
+            if spawned.is_err() {
+                active.fetch_sub(1, Ordering::SeqCst);
+            }
+        }
+    }
+
+    /// Serves on a background thread (for tests and embedding), returning its address.
+    ///
+    /// # Errors
+    /// When the socket cannot say its address.
+    pub fn spawn(self) -> std::io::Result<SocketAddr> {
+        let addr = self.addr()?;
+        std::thread::Builder::new().name("server".into()).spawn(move || self.run())?;
+        Ok(addr)
+    }
+}
+
+/// Answers one connection.
+fn serve(state: &State, mut stream: TcpStream) {
+    let _ = stream.set_read_timeout(Some(READ_TIMEOUT));
+    let _ = stream.set_write_timeout(Some(READ_TIMEOUT));
+    let response = match http::read_request(&mut stream) {
+        Ok(req) => {
+            // A handler that fails unexpectedly answers 500 rather than dropping the connection.
+            let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| answer(state, &req)));
+            let mut r = caught.unwrap_or_else(|_| {
+                let e = crate::error::ApiError::internal(format!("the server failed answering {}", req.path));
+                Response::json_status(500, &e.to_json())
+            });
+            if req.method == "HEAD" {
+                r.body.clear();
+            }
+            r
+        }
+        Err(ReadError::Bad(status, message)) => {
+            let r = Response::json_status(status, &crate::error::ApiError { status, message }.to_json());
+            let _ = http::write_response(&mut stream, &r);
+            linger(stream);
+            return;
+        }
+        Err(ReadError::Io(_)) => return,
+    };
+    let _ = http::write_response(&mut stream, &response);
+}
+
+/// Refuses what another web site could make a browser send: on a loopback address, a `Host`
+/// that is not a loopback name (DNS rebinding); and a `POST` that is not JSON (a cross-site
+/// form or a "simple" cross-origin request: JSON needs a preflight, which is never granted).
+fn guard(state: &State, req: &http::Request) -> Result<(), crate::error::ApiError> {
+    let loopback = ["127.0.0.1", "localhost", "::1", "[::1]"].contains(&state.config.host.as_str());
+    if loopback {
+        let name = req.host.as_deref().map(host_name).unwrap_or("");
+        if !["127.0.0.1", "localhost", "[::1]"].contains(&name) {
+            return Err(crate::error::ApiError {
+                status: 403,
+                message: format!("Host {:?} is not a loopback name (127.0.0.1, localhost, [::1])", name),
+            });
+        }
+    }
+    if req.method == "POST" && !req.content_type.as_deref().is_some_and(|t| t.starts_with("application/json"))
+    {
+        return Err(crate::error::ApiError {
+            status: 415,
+            message: "POST bodies must be JSON, sent with Content-Type: application/json".into(),
+        });
+    }
+    Ok(())
+}
+
+/// The name part of a `Host` header (`localhost:8080` is `localhost`, `[::1]:80` is `[::1]`).
+fn host_name(h: &str) -> &str {
+    let h = h.trim();
+    if h.starts_with('[') {
+        return h.split_once(']').map_or(h, |(a, _)| &h[..a.len() + 1]);
+    }
+    h.split_once(':').map_or(h, |(a, _)| a)
+}
+
+/// Closes a connection whose request was not read to the end: the rest is read and dropped
+/// first (bounded), so that the client gets the response rather than a reset.
+fn linger(mut stream: TcpStream) {
+    use std::io::Read;
+    let _ = stream.shutdown(std::net::Shutdown::Write);
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(1)));
+    let mut sink = [0u8; 8192];
+    let mut left = http::MAX_HEAD + http::MAX_BODY;
+    while left > 0 {
+        match stream.read(&mut sink) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => left = left.saturating_sub(n),
+        }
+    }
+}
+
+/// The response to a request: an asset, or the API.
+fn answer(state: &State, req: &http::Request) -> Response {
+    if let Err(e) = guard(state, req) {
+        return Response::json_status(e.status, &e.to_json());
+    }
+    if req.path.starts_with("/api/") {
+        return crate::api::handle(state, req);
+    }
+    if req.method != "GET" && req.method != "HEAD" {
+        let e = crate::error::ApiError {
+            status: 405,
+            message: format!("{} is not accepted on {}", req.method, req.path),
+        };
+        return Response::json_status(405, &e.to_json());
+    }
+    match crate::assets::find(&req.path) {
+        Some((content_type, body)) => Response::text(content_type, body),
+        None => {
+            let e = crate::error::ApiError::not_found(format!("no page {}", req.path));
+            Response::json_status(404, &e.to_json())
+        }
+    }
+}

@@ -1,0 +1,435 @@
+//! The JSON API over real HTTP: a server on an ephemeral port, a std::net client.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::path::PathBuf;
+
+use common::{PLAYERS, enc, get, play, post, raw, serve, write_games};
+use fanorona_core::Position;
+use fanorona_web::Config;
+use serde_json::json;
+
+fn server_with_games() -> (tempfile::TempDir, std::net::SocketAddr, String, Vec<fanorona_data::GameRecord>) {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, recs) = write_games(dir.path());
+    let addr = serve(Config { files: vec![path.clone()], ..Config::default() });
+    (dir, addr, path.display().to_string(), recs)
+}
+
+#[test]
+fn binds_loopback_by_default_and_serves_the_page() {
+    let server = fanorona_web::Server::bind(Config::default()).unwrap();
+    assert!(server.addr().unwrap().ip().is_loopback());
+    let addr = server.spawn().unwrap();
+    let page = get(addr, "/");
+    assert_eq!(page.status, 200);
+    assert!(page.content_type.starts_with("text/html"));
+    assert!(String::from_utf8_lossy(&page.body).contains("/app.js"));
+    let js = get(addr, "/app.js");
+    assert_eq!(js.status, 200);
+    assert!(String::from_utf8_lossy(&js.body).contains("/api/position"));
+    for bad in ["/../Cargo.toml", "/%2e%2e/%2e%2e/etc/passwd", "/etc/passwd", "/web/assets/app.js"] {
+        let r = get(addr, bad);
+        assert_eq!(r.status, 404, "{bad}");
+        assert!(r.error().contains("no page"), "{bad}");
+    }
+    assert_eq!(get(addr, "/api/nothing").status, 404);
+    let r = post(addr, "/api/position", &json!({}));
+    assert_eq!(r.status, 405);
+    assert!(r.error().contains("POST"));
+}
+
+#[test]
+fn positions_list_legal_turns_with_every_step() {
+    let addr = serve(Config::default());
+    let v = get(addr, "/api/position").json();
+    assert_eq!(v["position"], Position::start().to_string());
+    assert_eq!(v["legal"].as_array().unwrap().len(), 5);
+    assert_eq!(v["board"]["white"].as_array().unwrap().len(), 22);
+    assert_eq!(v["must_capture"], json!(true));
+    // `+` stays the approach mark in a query (it is not a space).
+    let v = get(addr, "/api/position?moves=d3e3+").json();
+    assert_eq!(v["ply"], 1);
+    assert_eq!(v["turn"], "black");
+    assert_eq!(v["black_stones"], 21);
+    // Every turn's steps end where the turn does, and their captures add up to the turn's.
+    let chain_pos = first_chain_position();
+    let c = get(addr, &format!("/api/position?position={}", enc(&chain_pos.to_string()))).json();
+    let mut chains = 0;
+    for t in c["legal"].as_array().unwrap() {
+        let steps = t["steps"].as_array().unwrap();
+        assert_eq!(steps.first().unwrap()["from"], t["from"]);
+        assert_eq!(steps.last().unwrap()["to"], t["to"]);
+        let n: usize = steps.iter().map(|s| s["captured"].as_array().unwrap().len()).sum();
+        assert_eq!(n, t["captured"].as_array().unwrap().len(), "{t}");
+        chains += usize::from(steps.len() > 1);
+    }
+    assert!(chains > 0, "{chain_pos} has capture chains");
+    // The same game as a position string.
+    let after = Position::start().play(&Position::start().parse_move("d3e3+").unwrap()).unwrap();
+    let w = get(addr, &format!("/api/position?position={}", enc(&after.to_string()))).json();
+    assert_eq!(w["legal"], v["legal"]);
+}
+
+/// The first position (breadth-first from the start) where a capture chain is legal.
+fn first_chain_position() -> Position {
+    let mut layer = vec![Position::start()];
+    loop {
+        let mut next = Vec::new();
+        for p in &layer {
+            if p.legal_moves().iter().any(|m| m.steps().len() > 1) {
+                return *p;
+            }
+            next.extend(p.legal_moves().iter().map(|m| p.play(m).unwrap()));
+        }
+        layer = next;
+    }
+}
+
+#[test]
+fn bad_positions_and_turns_are_400_naming_the_problem() {
+    let addr = serve(Config::default());
+    let r = get(addr, "/api/position?position=BBB");
+    assert_eq!(r.status, 400);
+    assert!(r.error().contains("position \"BBB\""), "{}", r.error());
+    let r = get(addr, "/api/position?moves=d3e3%2B%20a1a2");
+    assert_eq!(r.status, 400);
+    assert!(r.error().contains("turn 2 \"a1a2\""), "{}", r.error());
+    let r = get(addr, "/api/position?moves=d3e3%2B%20zz");
+    assert_eq!(r.status, 400);
+    assert!(r.error().contains("\"zz\""), "{}", r.error());
+    let r = get(addr, "/api/check?turn=a1c3");
+    assert_eq!(r.status, 400);
+    assert!(r.error().contains("not next to"), "{}", r.error());
+    let r = get(addr, "/api/check?from=z9");
+    assert_eq!(r.status, 400);
+    assert!(r.error().contains("z9"));
+    assert_eq!(get(addr, "/api/check").status, 400);
+    let r = get(addr, "/api/position?moves=%zz");
+    assert_eq!(r.status, 400);
+    assert!(r.error().contains("percent-encoding"));
+    let r = post(addr, "/api/engine", &json!({"engine": "minimax"}));
+    assert_eq!(r.status, 400);
+    assert!(r.error().contains("minimax"));
+    let r = post(addr, "/api/engine", &json!({"moves": 3}));
+    assert_eq!(r.status, 400);
+    assert!(r.error().contains("moves"));
+    let r = raw(addr, b"POST /api/engine HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 5\r\n\r\n{nope");
+    assert_eq!(r.status, 400);
+    assert!(r.error().contains("not JSON"));
+    // What another web site could make a browser send is refused.
+    let r = raw(addr, b"POST /api/save HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\n{}");
+    assert_eq!(r.status, 415);
+    assert!(r.error().contains("application/json"));
+    let r = raw(addr, b"GET /api/info HTTP/1.1\r\nHost: evil.example:8080\r\n\r\n");
+    assert_eq!(r.status, 403);
+    assert!(r.error().contains("evil.example"));
+    assert_eq!(raw(addr, b"GET /api/info HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n\r\n").status, 200);
+    assert_eq!(raw(addr, b"GET /api/info HTTP/1.1\r\nHost: [::1]:8080\r\n\r\n").status, 200);
+    let r = raw(addr, b"POST /api/engine HTTP/1.1\r\nHost: localhost\r\nContent-Length: 99999999\r\n\r\n");
+    assert_eq!(r.status, 413);
+    let r = raw(addr, b"NONSENSE\r\n\r\n");
+    assert_eq!(r.status, 400);
+    let r = raw(addr, b"GET /\xff\xfe HTTP/1.1\r\n\r\n");
+    assert_eq!(r.status, 400);
+    assert!(r.error().contains("UTF-8"));
+    let r = raw(addr, b"GET / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n");
+    assert_eq!(r.status, 411);
+    let huge = format!("GET /api/position?moves={} HTTP/1.1\r\n\r\n", "a".repeat(100_000));
+    assert_eq!(raw(addr, huge.as_bytes()).status, 431);
+    // The server is still there.
+    assert_eq!(get(addr, "/api/info").status, 200);
+}
+
+#[test]
+fn checks_say_which_rule_forbids_a_turn() {
+    let addr = serve(Config::default());
+    let v = get(addr, "/api/check?from=d4").json();
+    assert_eq!(v["legal"], false);
+    assert_eq!(v["rule"], "not-your-stone");
+    assert_eq!(v["error"], "there is no white stone on d4");
+    let v = get(addr, "/api/check?from=a1").json();
+    assert_eq!(v["rule"], "capture-compulsory");
+    assert!(v["error"].as_str().unwrap().contains("cannot capture"));
+    let v = get(addr, "/api/check?from=d3").json();
+    assert_eq!(v["legal"], true);
+    assert_eq!(v["turns"].as_array().unwrap().len(), 2);
+    let v = get(addr, "/api/check?turn=d3e3").json();
+    assert_eq!(v["rule"], "missing-mark");
+    assert!(v["error"].as_str().unwrap().contains("d3e3+ or d3e3-"), "{v}");
+    let v = get(addr, "/api/check?turn=d3e3%2B").json();
+    assert_eq!(v["legal"], true);
+    assert_eq!(v["turn"]["captured"], json!(["f3"]));
+    let v = get(addr, "/api/check?turn=b2b3").json();
+    assert_eq!(v["rule"], "occupied");
+}
+
+#[test]
+fn records_are_listed_with_filters() {
+    let (_dir, addr, name, recs) = server_with_games();
+    let files = get(addr, "/api/files").json();
+    assert_eq!(files["files"][0]["name"], name);
+    assert_eq!(files["files"][0]["games"], 3);
+    assert_eq!(files["files"][0]["kind"], "selfplay");
+    let all = get(addr, &format!("/api/games?file={}", enc(&name))).json();
+    assert_eq!(all["total"], 3);
+    assert_eq!(all["matched"], 3);
+    assert_eq!(all["games"][2]["white"], PLAYERS[2].0);
+    assert_eq!(all["games"][1]["length"], recs[1].turns.len());
+    let greedy_white = get(addr, &format!("/api/games?file={}&engine=GREEDY", enc(&name))).json();
+    assert_eq!(greedy_white["matched"], 3, "greedy plays in every game");
+    let wins = recs.iter().filter(|r| r.outcome.result_str() == "1-0").count();
+    let v = get(addr, &format!("/api/games?file={}&result=white", enc(&name))).json();
+    assert_eq!(v["matched"], wins);
+    let longest = recs.iter().map(|r| r.turns.len()).max().unwrap();
+    let v = get(addr, &format!("/api/games?file={}&min_len={longest}", enc(&name))).json();
+    assert!(v["games"].as_array().unwrap().iter().all(|g| g["length"] == longest));
+    let v = get(addr, &format!("/api/games?file={}&max_len={}", enc(&name), longest - 1)).json();
+    assert_eq!(
+        v["matched"].as_u64().unwrap() as usize,
+        recs.iter().filter(|r| r.turns.len() < longest).count()
+    );
+    let v = get(addr, &format!("/api/games?file={}&limit=1&offset=2", enc(&name))).json();
+    assert_eq!(v["games"].as_array().unwrap().len(), 1);
+    assert_eq!(v["games"][0]["game"], 2);
+    let t = fanorona_web::api::views::termination_slug(recs[0].outcome.termination);
+    let v = get(addr, &format!("/api/games?file={}&termination={t}", enc(&name))).json();
+    assert!(v["matched"].as_u64().unwrap() >= 1);
+    for (q, status, needle) in [
+        ("result=maybe", 400, "result \"maybe\""),
+        ("termination=boredom", 400, "termination \"boredom\""),
+        ("limit=5000", 400, "limit 5000"),
+        ("min_len=x", 400, "min_len \"x\""),
+    ] {
+        let r = get(addr, &format!("/api/games?file={}&{q}", enc(&name)));
+        assert_eq!(r.status, status, "{q}");
+        assert!(r.error().contains(needle), "{q}: {}", r.error());
+    }
+    let r = get(addr, "/api/games");
+    assert_eq!(r.status, 400);
+    assert!(r.error().contains("file is missing"));
+    let r = get(addr, "/api/games?file=%2Fetc%2Fpasswd");
+    assert_eq!(r.status, 404);
+    assert!(r.error().contains("not one of the files"));
+}
+
+#[test]
+fn games_replay_with_steps_and_scores() {
+    let (_dir, addr, name, recs) = server_with_games();
+    for (n, rec) in recs.iter().enumerate() {
+        let v = get(addr, &format!("/api/game?file={}&game={n}", enc(&name))).json();
+        let turns = v["turns"].as_array().unwrap();
+        assert_eq!(turns.len(), rec.turns.len());
+        assert_eq!(v["error"], serde_json::Value::Null);
+        assert_eq!(v["outcome"]["result"], rec.outcome.result_str());
+        assert_eq!(v["final"], rec.final_position().unwrap().to_string());
+        for (i, t) in turns.iter().enumerate() {
+            assert_eq!(t["turn"]["notation"], rec.turns[i].mv.to_string());
+            // Scores were stored as the ply, from the mover's view.
+            let white = if i % 2 == 0 { i as i64 } else { -(i as i64) };
+            assert_eq!(t["white_score"].as_i64(), Some(white));
+        }
+    }
+    for (q, status, needle) in [
+        ("game=3", 404, "has 3 games"),
+        ("game=-1", 400, "game \"-1\""),
+        ("game=x", 400, "game \"x\""),
+        ("", 400, "game is missing"),
+    ] {
+        let r = get(addr, &format!("/api/game?file={}&{q}", enc(&name)));
+        assert_eq!(r.status, status, "{q}");
+        assert!(r.error().contains(needle), "{q}: {}", r.error());
+    }
+    let r = get(addr, "/api/game?file=games.bin&game=0");
+    assert_eq!(r.status, 404);
+}
+
+#[test]
+fn directories_are_searched_and_damaged_files_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let sub = dir.path().join("gen-001");
+    std::fs::create_dir(&sub).unwrap();
+    let (games, _) = write_games(&sub);
+    // Hidden files and the temporaries of unfinished writes are not listed.
+    std::fs::copy(&games, sub.join(".hidden.bin")).unwrap();
+    std::fs::copy(&games, sub.join("next.bin.part")).unwrap();
+    std::fs::write(dir.path().join("notes.txt"), "not a record file").unwrap();
+    let bad = dir.path().join("bad.bin");
+    std::fs::write(&bad, b"garbage").unwrap();
+    let addr = serve(Config { files: vec![dir.path().to_path_buf(), bad.clone()], ..Config::default() });
+    let files = get(addr, "/api/files").json();
+    let list = files["files"].as_array().unwrap();
+    assert_eq!(list.len(), 2, "{files}");
+    assert!(list[0]["name"].as_str().unwrap().ends_with("gen-001/games.bin"));
+    assert_eq!(list[0]["games"], 3);
+    assert!(list[1]["error"].as_str().unwrap().contains("bad.bin"));
+    let r = get(addr, &format!("/api/games?file={}", enc(&bad.display().to_string())));
+    assert_eq!(r.status, 400);
+    let missing = fanorona_web::Server::bind(Config {
+        files: vec![PathBuf::from("/no/such/dir")],
+        ..Config::default()
+    });
+    assert!(missing.unwrap_err().to_string().contains("/no/such/dir"));
+}
+
+fn wait_done(addr: std::net::SocketAddr, id: u64) -> serde_json::Value {
+    for _ in 0..2000 {
+        let v = get(addr, &format!("/api/search?id={id}")).json();
+        if v["done"] == true {
+            return v;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    panic!("search {id} did not finish");
+}
+
+#[test]
+fn searches_report_every_depth() {
+    let addr = serve(Config::default());
+    let r =
+        post(addr, "/api/search", &json!({"moves": ["d3e3+"], "engine": "alphabeta:depth=4,eval=material"}))
+            .json();
+    let id = r["id"].as_u64().unwrap();
+    let v = wait_done(addr, id);
+    let depths = v["depths"].as_array().unwrap();
+    assert_eq!(depths.iter().map(|d| d["depth"].as_u64().unwrap()).collect::<Vec<_>>(), vec![1, 2, 3, 4]);
+    assert!(depths.iter().all(|d| !d["pv"].as_array().unwrap().is_empty()));
+    let result = &v["result"];
+    assert_eq!(result["depth"], 4);
+    assert_eq!(result["pv"][0], result["best"]);
+    // The best turn is legal in the searched position.
+    let best = result["best"].as_str().unwrap();
+    let check = get(addr, &format!("/api/check?moves=d3e3%2B&turn={}", enc(best))).json();
+    assert_eq!(check["legal"], true, "{best}");
+    // A long search stops when asked.
+    let id = post(addr, "/api/search", &json!({"engine": "alphabeta:depth=60,movetime=600000"})).json()["id"]
+        .as_u64()
+        .unwrap();
+    assert_eq!(post(addr, &format!("/api/search/stop?id={id}"), &json!({})).status, 200);
+    let v = wait_done(addr, id);
+    assert_eq!(v["result"]["stopped"], true);
+    for (body, status, needle) in [
+        (json!({"engine": "greedy"}), 400, "only alphabeta"),
+        (json!({"engine": "alphabeta:depth=2,eval=net:/no/such.fnet"}), 400, "/no/such.fnet"),
+        (json!({"position": "BBBBBBBBB/BBBBBBBBB/9/9/9 w", "engine": "alphabeta:depth=2"}), 409, "over"),
+    ] {
+        let r = post(addr, "/api/search", &body);
+        assert_eq!(r.status, status, "{body}");
+        assert!(r.error().contains(needle), "{body}: {}", r.error());
+    }
+    assert_eq!(get(addr, "/api/search?id=999").status, 404);
+    assert_eq!(get(addr, "/api/search?id=x").status, 400);
+    assert_eq!(post(addr, "/api/search/stop?id=999", &json!({})).status, 404);
+}
+
+#[test]
+fn engines_choose_legal_turns() {
+    let addr = serve(Config::default());
+    let v =
+        post(addr, "/api/engine", &json!({"moves": "d3e3+", "engine": "alphabeta:depth=2,eval=material"}))
+            .json();
+    assert_eq!(v["after"]["ply"], 2);
+    assert_eq!(v["depth"], 2);
+    let t = v["turn"]["notation"].as_str().unwrap();
+    let check = get(addr, &format!("/api/check?moves=d3e3%2B&turn={}", enc(t))).json();
+    assert_eq!(check["legal"], true);
+    assert_eq!(v["pv"][0], t);
+    let v = post(addr, "/api/engine", &json!({"engine": "random", "seed": 5})).json();
+    assert_eq!(v["after"]["turn"], "black");
+    let r = post(addr, "/api/engine", &json!({"engine": "random", "seed": -5}));
+    assert_eq!(r.status, 400);
+    let r = post(addr, "/api/engine", &json!({"position": "BBBBBBBBB/BBBBBBBBB/9/9/9 w"}));
+    assert_eq!(r.status, 409);
+}
+
+#[test]
+fn finished_games_are_saved_as_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("played.bin");
+    let addr = serve(Config { save: Some(save.clone()), ..Config::default() });
+    let (game, _) = play("greedy", "greedy", 3);
+    let moves: Vec<String> = game.moves().iter().map(|m| m.to_string()).collect();
+    let body = json!({"moves": moves, "white": "human", "black": "greedy"});
+    let r = post(addr, "/api/save", &body).json();
+    assert_eq!(r["game"], 0);
+    let r = post(addr, "/api/save", &body).json();
+    assert_eq!(r["game"], 1);
+    let name = save.display().to_string();
+    let files = get(addr, "/api/files").json();
+    assert_eq!(files["files"][0]["name"], name);
+    assert_eq!(files["files"][0]["games"], 2);
+    let v = get(addr, &format!("/api/game?file={}&game=1", enc(&name))).json();
+    assert_eq!(v["black"], "greedy");
+    let replayed: Vec<&str> =
+        v["turns"].as_array().unwrap().iter().map(|t| t["turn"]["notation"].as_str().unwrap()).collect();
+    assert_eq!(replayed, moves);
+    assert_eq!(v["outcome"]["result"], game.outcome().unwrap().result_str());
+    // An unfinished game is refused, and nothing is written.
+    let r = post(addr, "/api/save", &json!({"moves": ["d3e3+"]}));
+    assert_eq!(r.status, 409);
+    assert!(r.error().contains("not over"));
+    assert_eq!(get(addr, "/api/files").json()["files"][0]["games"], 2);
+    // A download is a one-game record file.
+    let r = post(addr, "/api/record", &body);
+    assert_eq!(r.status, 200);
+    assert_eq!(r.content_type, "application/octet-stream");
+    let mut reader = fanorona_data::RecordReader::new(&r.body[..], std::path::Path::new("download")).unwrap();
+    let rec = reader.read_record().unwrap().unwrap();
+    assert_eq!(rec.turns.len(), moves.len());
+    assert!(reader.read_record().is_none());
+    // Without --save, saving says how to turn it on.
+    let off = serve(Config::default());
+    let r = post(off, "/api/save", &body);
+    assert_eq!(r.status, 409);
+    assert!(r.error().contains("--save"));
+}
+
+#[test]
+fn positions_show_tablebase_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let tb =
+        fanorona_tb::generate(dir.path(), fanorona_tb::GenerateOptions { stones: 3, threads: 1 }, &|_| {})
+            .unwrap();
+    let addr = serve(Config { tb: Some(dir.path().to_path_buf()), ..Config::default() });
+    assert_eq!(get(addr, "/api/info").json()["tablebase"], 3);
+    for text in ["8B/9/9/9/W8 w", "8B/9/9/9/WW7 b", "9/9/4B4/4W4/9 w"] {
+        let pos: Position = text.parse().unwrap();
+        let expected = match tb.probe(&pos).unwrap() {
+            fanorona_tb::Value::Win(_) => "win",
+            fanorona_tb::Value::Draw => "draw",
+            fanorona_tb::Value::Loss(_) => "loss",
+        };
+        let v = get(addr, &format!("/api/position?position={}", enc(text))).json();
+        assert_eq!(v["tablebase"]["value"], expected, "{text}: {v}");
+    }
+    assert_eq!(get(addr, "/api/position").json()["tablebase"], serde_json::Value::Null);
+    let bad = fanorona_web::Server::bind(Config {
+        tb: Some(PathBuf::from("/no/such/tables")),
+        ..Config::default()
+    });
+    assert!(bad.unwrap_err().to_string().contains("/no/such/tables"));
+}
+
+#[test]
+fn a_record_with_an_illegal_turn_replays_up_to_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, recs) = write_games(dir.path());
+    let mut bad = recs[0].clone();
+    // White's first turn replaced by Black's reply: not legal at the start.
+    bad.turns[0] = bad.turns[1];
+    let path = dir.path().join("bad-turn.bin");
+    let mut w = fanorona_data::RecordWriter::create(
+        &path,
+        &fanorona_data::Header::new("test", fanorona_data::Kind::Match, "{}", 1),
+    )
+    .unwrap();
+    w.write(&bad).unwrap();
+    w.finish().unwrap();
+    let addr = serve(Config { files: vec![path.clone()], ..Config::default() });
+    let v = get(addr, &format!("/api/game?file={}&game=0", enc(&path.display().to_string()))).json();
+    assert_eq!(v["turns"].as_array().unwrap().len(), 0);
+    let error = v["error"].as_str().unwrap();
+    assert!(error.starts_with(&format!("turn 1 {} is not legal", bad.turns[0].mv)), "{error}");
+    assert_eq!(v["final"], Position::start().to_string());
+}
