@@ -36,6 +36,8 @@ enum Command {
     Eval(cmd::eval::Args),
     /// Endgame tablebases: generate every position up to N stones, probe positions.
     Tb(cmd::tb::Args),
+    /// Network files: info, a position's evaluation, safetensors export and import.
+    Net(cmd::net::Args),
     /// Train the value network on record files (burn), exported for `eval=net:PATH`.
     #[cfg(feature = "train")]
     Train(cmd::train::Args),
@@ -59,6 +61,7 @@ pub fn run() -> anyhow::Result<()> {
         Command::Data(a) => cmd::data::run(a),
         Command::Eval(a) => cmd::eval::run(a),
         Command::Tb(a) => cmd::tb::run(a),
+        Command::Net(a) => cmd::net::run(a),
         #[cfg(feature = "train")]
         Command::Train(a) => cmd::train::run(a),
         #[cfg(feature = "train")]
