@@ -118,12 +118,14 @@ impl Export<'_> {
         let rows = writer.rows();
         let part = output.write_path();
         let given = output.given().to_path_buf();
+        let regular = !output.is_special();
         let result = (|| {
             let file = std::fs::File::create(&part)?;
             let mut w = BufWriter::with_capacity(1 << 16, file);
             writer.finish(&mut w)?;
             w.flush()?;
-            w.get_ref().sync_all()
+            // A device such as /dev/null cannot be synced (EINVAL).
+            if regular { w.get_ref().sync_all() } else { Ok(()) }
         })();
         // Registered before the result is looked at, so a failure removes this one too.
         self.done.push((output, rows));

@@ -84,8 +84,15 @@ impl SampleArrays {
 
     /// Empties every array.
     pub fn clear(&mut self) {
-        *self = SampleArrays { inputs: std::mem::take(&mut self.inputs), ..SampleArrays::default() };
         self.inputs.clear();
+        self.result.clear();
+        self.score.clear();
+        self.has_score.clear();
+        self.target.clear();
+        self.ply.clear();
+        self.game.clear();
+        self.stm.clear();
+        self.mirrored.clear();
     }
 
     /// Appends the samples to `w` (a writer of [`SAMPLE_COLUMNS`]).

@@ -17,6 +17,7 @@ from ._fanorona import (
     __version__,
     read_games,
     samples,
+    weight_limits,
 )
 
 __all__ = [
@@ -29,4 +30,5 @@ __all__ = [
     "__version__",
     "read_games",
     "samples",
+    "weight_limits",
 ]

@@ -151,3 +151,7 @@ class Network:
     def parameter_count(self) -> int: ...
     @property
     def checksum(self) -> int: ...
+
+def weight_limits(k: int, layers: int) -> Tuple[float, float]:
+    """The magnitudes ``(weights, biases)`` to clip layer ``k`` of ``layers`` to, so that the
+    engine runs a clipped-ReLU network in integers."""

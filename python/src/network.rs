@@ -28,6 +28,9 @@ impl PyNetwork {
     }
 }
 
+/// One layer's `(W, b)` as numpy arrays.
+type LayerArrays<'py> = (Bound<'py, PyArray2<f32>>, Bound<'py, PyArray1<f32>>);
+
 /// `x` as a C-contiguous float32 numpy array (numpy's own conversion of any array-like).
 fn float32<'py>(py: Python<'py>, x: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyArrayDyn<f32>>> {
     let np = py.import("numpy")?;
@@ -110,7 +113,7 @@ impl PyNetwork {
     }
 
     /// The layers as numpy arrays: `[(W, b), ...]`, `W` float32 `[inputs, outputs]`.
-    fn layers<'py>(&self, py: Python<'py>) -> PyResult<Vec<(Bound<'py, PyArray2<f32>>, Bound<'py, PyArray1<f32>>)>> {
+    fn layers<'py>(&self, py: Python<'py>) -> PyResult<Vec<LayerArrays<'py>>> {
         self.net
             .layers()
             .iter()
@@ -138,7 +141,11 @@ impl PyNetwork {
 
     /// The float network's values of a batch of inputs (`[n, 90]`, as `Position.encode` or the
     /// `inputs` of `samples`): float32 `[n]`.
-    fn forward<'py>(&self, py: Python<'py>, inputs: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyArray1<f32>>> {
+    fn forward<'py>(
+        &self,
+        py: Python<'py>,
+        inputs: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyArray1<f32>>> {
         let x = float32(py, inputs)?;
         let &[_, w] = x.shape() else {
             return Err(errors::value(format!("inputs must be [n, {INPUTS}], got {:?}", x.shape())));
@@ -198,4 +205,12 @@ impl PyNetwork {
     fn __repr__(&self) -> String {
         format!("Network('{}', description={:?})", self.net.arch(), self.net.description())
     }
+}
+
+/// The magnitudes `(weights, biases)` to which a trainer clips layer `k` of a clipped-ReLU
+/// network of `layers` layers so that the engine can run it in integers (as `fanorona train`
+/// clips).
+#[pyfunction]
+pub fn weight_limits(k: usize, layers: usize) -> (f32, f32) {
+    fanorona_engine::nn::weight_limits(k, layers)
 }

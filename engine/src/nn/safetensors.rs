@@ -325,7 +325,8 @@ mod tests {
         let header: serde_json::Value = serde_json::from_slice(&bytes[8..8 + len]).expect("json");
         assert_eq!(header["layers.0.weight"]["shape"], serde_json::json!([8, 90]));
         assert_eq!(header["layers.2.bias"]["shape"], serde_json::json!([1]));
-        assert_eq!(header["__metadata__"]["architecture"], "stones:90-8-4-1:crelu");
+        assert_eq!(header["__metadata__"]["architecture"], "stones:90-8-4-1");
+        assert_eq!(header["__metadata__"]["activation"], "crelu");
         assert_eq!((8 + len) % 8, 0);
         // Weight [out][in] = engine weight [in][out]: element (out 1, in 2).
         let t = &header["layers.0.weight"]["data_offsets"];
