@@ -33,7 +33,7 @@ fn info_eval_and_the_safetensors_round_trip() {
     assert_eq!(info["checksum"], format!("{:08x}", net.checksum()));
     assert_eq!(info["description"], "round trip");
     let text = String::from_utf8(fanorona(&["net", "info", &s(&src)]).stdout).expect("utf-8");
-    assert!(text.contains("parameters    1609") && text.contains("round trip"), "{text}");
+    assert!(text.contains("parameters    1601") && text.contains("round trip"), "{text}");
 
     let start = fanorona_core::Position::start();
     let e = json(&fanorona(&["net", "eval", &s(&src), "--json"]));
