@@ -28,10 +28,6 @@ pub fn run(
     let config = samples.config()?;
     let existing = if force { Existing::Replace } else { Existing::Refuse };
     let report = export_npz(files, config, out, shard_size, existing).map_err(super::data::data_err)?;
-    let next = fanorona_data::npz_export::shard_path(out, report.outputs.len());
-    if shard_size.is_some() && next.exists() {
-        eprintln!("note: {} is left from an earlier export (not one of these shards)", next.display());
-    }
     if json {
         println!("{}", serde_json::to_string(&report)?);
     } else {
@@ -44,6 +40,10 @@ pub fn run(
         for o in &report.outputs {
             eprintln!("  {}: {}", o.path.display(), plural(o.samples as usize, "sample", "samples"));
         }
+    }
+    let next = fanorona_data::npz_export::shard_path(out, report.outputs.len());
+    if shard_size.is_some() && next.exists() {
+        eprintln!("note: {} is left from an earlier export (not one of these shards)", next.display());
     }
     Ok(())
 }
