@@ -8,9 +8,13 @@ mod fastdecode;
 mod header;
 mod merge;
 mod movecode;
+pub mod npy;
+pub mod npz;
+pub mod npz_export;
 pub mod output;
 mod reader;
 mod record;
+pub mod sample_arrays;
 pub mod samples;
 pub mod stats;
 mod writer;
@@ -19,10 +23,12 @@ pub use error::{DataError, RecordError};
 pub use header::{FORMAT_VERSION, Header, Kind, MAGIC, MAX_HEADER_LEN, MAX_RECORD_LEN};
 pub use merge::{MergeReport, merge};
 pub use movecode::{MoveCode, step_code, step_from_code};
+pub use npz_export::{NpzOutput, NpzReport, export_npz};
 pub use output::{Existing, Output};
 pub use reader::{RecordReader, Scan, scan};
 pub use record::{GameRecord, Turn, TurnInfo};
-pub use samples::{Sample, SampleConfig, SampleExtractor, Samples, squash};
+pub use sample_arrays::{SAMPLE_COLUMNS, SampleArrays};
+pub use samples::{Sample, SampleConfig, SampleExtractor, Samples, Target, squash};
 pub use writer::{AppendInfo, RecordWriter};
 
 /// The program name and version to put in headers: `fanorona-data <version>` unless the

@@ -18,6 +18,47 @@ use fanorona_core::Position;
 
 use crate::{DataError, GameRecord, RecordError, RecordReader};
 
+/// The trainer's default weight of the squashed score in the blended target.
+pub const DEFAULT_SCORE_WEIGHT: f32 = 0.5;
+/// The default centi-stones for which the squashed score is `tanh(1)`.
+pub const DEFAULT_SCORE_SCALE: f32 = 400.0;
+
+/// What the target is (the trainer's `data.target`): it sets the score weight of the blend.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Target {
+    /// The game result from the side to move's view (+1, 0, -1).
+    Result,
+    /// The squashed search score `tanh(score / score_scale)` (the result where there is none).
+    Score,
+    /// `score_weight * squashed score + (1 - score_weight) * result`.
+    Blend,
+}
+
+impl Target {
+    /// The weight of the squashed score in the target, given the blend's `score_weight`.
+    pub fn score_weight(self, score_weight: f32) -> f32 {
+        match self {
+            Target::Result => 0.0,
+            Target::Score => 1.0,
+            Target::Blend => score_weight,
+        }
+    }
+}
+
+impl std::str::FromStr for Target {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Target, String> {
+        match s {
+            "result" => Ok(Target::Result),
+            "score" => Ok(Target::Score),
+            "blend" => Ok(Target::Blend),
+            _ => Err(format!("unknown target {s:?} (result, score or blend)")),
+        }
+    }
+}
+
 /// How to turn games into samples.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SampleConfig {
@@ -48,7 +89,7 @@ impl Default for SampleConfig {
         SampleConfig {
             skip_plies: 0,
             score_weight: 0.0,
-            score_scale: 400.0,
+            score_scale: DEFAULT_SCORE_SCALE,
             dedup: false,
             mirror: false,
             check_rules: false,

@@ -30,6 +30,7 @@ mod format;
 mod lazy;
 mod network;
 mod quant;
+mod safetensors;
 mod scale;
 pub mod simd;
 

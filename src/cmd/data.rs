@@ -70,6 +70,8 @@ enum Format {
     Text,
     /// One JSON object per line.
     Jsonl,
+    /// The training samples as numpy arrays (`.npz`, schema in data/FORMAT.md); needs --out.
+    Npz,
 }
 
 #[derive(Debug, clap::Args)]
@@ -86,6 +88,17 @@ struct ExportArgs {
     /// Replace an existing --out file.
     #[arg(long, requires = "out")]
     force: bool,
+    /// jsonl: also write the position before every turn (`positions`).
+    #[arg(long)]
+    positions: bool,
+    /// npz: split into OUT-00000.npz, OUT-00001.npz, ... of this many samples each.
+    #[arg(long, value_name = "N")]
+    shard_size: Option<std::num::NonZeroU64>,
+    /// npz: print the report as one JSON object.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    samples: super::sample_args::SampleArgs,
 }
 
 #[derive(Debug, clap::Args)]
@@ -120,7 +133,7 @@ pub fn is_bad_file(e: &DataError) -> bool {
 }
 
 /// A record-file error for the binary: bad input or failure, as [`is_bad_file`] says.
-fn data_err(e: DataError) -> anyhow::Error {
+pub fn data_err(e: DataError) -> anyhow::Error {
     if is_bad_file(&e) {
         anyhow::Error::new(crate::exit::BadInput(e.to_string()))
     } else {
@@ -350,6 +363,9 @@ fn show(a: &ShowArgs) -> anyhow::Result<()> {
 }
 
 fn export(a: &ExportArgs) -> anyhow::Result<()> {
+    if a.format == Format::Npz {
+        return super::export_npz::run(&a.files, a.out.as_deref(), a.force, a.shard_size, &a.samples, a.json);
+    }
     let write_all = |w: &mut dyn Write| -> anyhow::Result<u64> {
         let mut n = 0;
         for f in &a.files {
@@ -365,14 +381,12 @@ fn export(a: &ExportArgs) -> anyhow::Result<()> {
                         rec.outcome.termination
                     )?,
                     Format::Jsonl => {
-                        let turns: Vec<String> = rec.turns.iter().map(|t| t.mv.to_string()).collect();
-                        let obj = serde_json::json!({
-                            "start": rec.start.to_string(), "white": rec.white, "black": rec.black,
-                            "turns": turns, "result": rec.outcome.result_str(),
-                            "termination": rec.outcome.termination.to_string(),
-                        });
+                        let obj = super::export_jsonl::line(&rec, a.positions).map_err(|e| {
+                            bad_input(format!("{}: game with run index {}", f.display(), rec.index), e)
+                        })?;
                         writeln!(w, "{obj}")?;
                     }
+                    Format::Npz => unreachable!("exported above"),
                 }
                 n += 1;
             }

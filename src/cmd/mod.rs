@@ -5,8 +5,12 @@ pub mod bench;
 pub mod data;
 pub mod engine;
 pub mod eval;
+pub mod export_jsonl;
+pub mod export_npz;
+pub mod net;
 pub mod perft;
 pub mod play;
+pub mod sample_args;
 #[cfg(feature = "train")]
 pub mod selfimprove;
 pub mod selfplay;

@@ -79,17 +79,9 @@ pub struct ModelConfig {
     pub activation: String,
 }
 
-/// What the network learns to predict.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Target {
-    /// The game result from the side to move's view (+1, 0, -1).
-    Result,
-    /// The squashed search score `tanh(score / score_scale)` (the result where there is none).
-    Score,
-    /// `score_weight * squashed score + (1 - score_weight) * result`.
-    Blend,
-}
+/// What the network learns to predict (shared with `fanorona data export` and the Python
+/// package: the target computation lives in fanorona-data).
+pub use fanorona_data::Target;
 
 /// Data reading, targets and augmentation.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -182,8 +174,8 @@ impl Default for DataConfig {
     fn default() -> DataConfig {
         DataConfig {
             target: Target::Blend,
-            score_weight: 0.5,
-            score_scale: 400.0,
+            score_weight: fanorona_data::samples::DEFAULT_SCORE_WEIGHT,
+            score_scale: fanorona_data::samples::DEFAULT_SCORE_SCALE,
             skip_plies: 0,
             val_fraction: 0.1,
             shuffle_buffer: 200_000,
@@ -212,11 +204,7 @@ impl Default for OptimConfig {
 impl DataConfig {
     /// The weight of the squashed score in the target.
     pub fn effective_score_weight(&self) -> f32 {
-        match self.target {
-            Target::Result => 0.0,
-            Target::Score => 1.0,
-            Target::Blend => self.score_weight,
-        }
+        self.target.score_weight(self.score_weight)
     }
 }
 

@@ -58,6 +58,9 @@ pub enum FormatError {
         /// Parameter index within the layer (weights, then biases).
         index: usize,
     },
+    /// A safetensors file that is malformed or does not hold a network.
+    #[error("safetensors: {0}")]
+    Safetensors(String),
     /// Weights given to [`super::Network::from_layers`] do not match the architecture.
     #[error("layer {layer}: expected {expected} values, got {got}")]
     Shape {

@@ -96,6 +96,13 @@ impl Network {
         out
     }
 
+    /// The CRC-32 that the file format stores after the network (of every byte before it).
+    pub fn checksum(&self) -> u32 {
+        let b = self.to_bytes();
+        let t = &b[b.len() - 4..];
+        u32::from_le_bytes([t[0], t[1], t[2], t[3]])
+    }
+
     /// Reads a network from the file format.
     ///
     /// # Errors

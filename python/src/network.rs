@@ -1,0 +1,216 @@
+//! `fanorona.Network`: the engine's value network as numpy arrays and back.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use fanorona_data::{Existing, Output};
+use fanorona_engine::nn::{Activation, Architecture, Encoding, INPUTS, NetEvaluator, Network};
+use numpy::{PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
+use pyo3::prelude::*;
+
+use crate::errors;
+use crate::position::PyPosition;
+
+/// A value network of the engine: fully connected layers `y = x @ W + b` (W shaped
+/// `[inputs, outputs]`), the hidden ones with clipped ReLU (`crelu`, the default) or ReLU,
+/// the single output with tanh: a value in [-1, 1] for the side to move.
+#[pyclass(name = "Network", module = "fanorona")]
+#[derive(Debug)]
+pub struct PyNetwork {
+    net: Arc<Network>,
+    /// The search's evaluator, built at the first `score`.
+    evaluator: Option<NetEvaluator>,
+}
+
+impl PyNetwork {
+    fn new(net: Network) -> PyNetwork {
+        PyNetwork { net: Arc::new(net), evaluator: None }
+    }
+}
+
+/// One layer's `(W, b)` as numpy arrays.
+type LayerArrays<'py> = (Bound<'py, PyArray2<f32>>, Bound<'py, PyArray1<f32>>);
+
+/// `x` as a C-contiguous float32 numpy array (numpy's own conversion of any array-like).
+fn float32<'py>(py: Python<'py>, x: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyArrayDyn<f32>>> {
+    let np = py.import("numpy")?;
+    let a = np.getattr("ascontiguousarray")?.call1((x, np.getattr("float32")?))?;
+    Ok(a.cast_into::<PyArrayDyn<f32>>()?)
+}
+
+fn activation(name: &str) -> PyResult<Activation> {
+    match name {
+        "crelu" => Ok(Activation::ClippedRelu),
+        "relu" => Ok(Activation::Relu),
+        _ => Err(errors::value(format!("activation: {name:?} is not \"crelu\" or \"relu\""))),
+    }
+}
+
+#[pymethods]
+impl PyNetwork {
+    /// Reads a network file (`.fnet`); raises OSError when it cannot be read, ValueError when
+    /// it is not a valid network (the message names the file and the problem).
+    #[staticmethod]
+    fn load(path: PathBuf) -> PyResult<PyNetwork> {
+        Network::read_file(&path).map(PyNetwork::new).map_err(errors::net)
+    }
+
+    /// A network from its layers: `[(W, b), ...]`, input layer first, each `W` shaped
+    /// `[inputs, outputs]` and `b` `[outputs]` (any array-like, converted to float32). The
+    /// first layer takes the 90 inputs of `Position.encode`, the last has one output.
+    /// Raises ValueError for wrong shapes or a NaN or infinite value.
+    #[staticmethod]
+    #[pyo3(signature = (layers, description="", activation="crelu"))]
+    fn from_layers(
+        py: Python<'_>,
+        layers: Vec<(Bound<'_, PyAny>, Bound<'_, PyAny>)>,
+        description: &str,
+        activation: &str,
+    ) -> PyResult<PyNetwork> {
+        let activation = self::activation(activation)?;
+        let mut params = Vec::with_capacity(layers.len());
+        let mut sizes = vec![INPUTS];
+        for (k, (w, b)) in layers.iter().enumerate() {
+            let (w, b) = (float32(py, w)?, float32(py, b)?);
+            let (&[i, o], &[ob]) = (w.shape(), b.shape()) else {
+                return Err(errors::value(format!(
+                    "layer {k}: W must be 2-D [inputs, outputs] and b 1-D [outputs], got shapes {:?} and {:?}",
+                    w.shape(),
+                    b.shape()
+                )));
+            };
+            let expected = sizes[k];
+            if i != expected || ob != o {
+                return Err(errors::value(format!(
+                    "layer {k}: W is {:?} and b {:?}; expected [{expected}, n] and [n]",
+                    w.shape(),
+                    b.shape()
+                )));
+            }
+            sizes.push(o);
+            params.push((w.readonly().as_slice()?.to_vec(), b.readonly().as_slice()?.to_vec()));
+        }
+        if sizes.len() < 2 || sizes[sizes.len() - 1] != 1 {
+            return Err(errors::value(format!("the last layer must have 1 output (layer sizes {sizes:?})")));
+        }
+        let hidden = sizes[1..sizes.len() - 1].to_vec();
+        let arch = Architecture { encoding: Encoding::StonePlanes, hidden, activation };
+        Network::from_layers(arch, params, description).map(PyNetwork::new).map_err(errors::value)
+    }
+
+    /// Writes the network file (through a temporary renamed into place; replaces a regular
+    /// file, writes a device such as /dev/null through).
+    fn save(&self, path: PathBuf) -> PyResult<()> {
+        let output = Output::new(&path, Existing::Replace).map_err(errors::data)?;
+        let part = output.write_path();
+        let written = std::fs::write(&part, self.net.to_bytes())
+            .map_err(|e| fanorona_data::DataError::io(&path, e))
+            .and_then(|()| output.commit());
+        written.map_err(|e| {
+            output.abandon();
+            errors::data(e)
+        })
+    }
+
+    /// The layers as numpy arrays: `[(W, b), ...]`, `W` float32 `[inputs, outputs]`.
+    fn layers<'py>(&self, py: Python<'py>) -> PyResult<Vec<LayerArrays<'py>>> {
+        self.net
+            .layers()
+            .iter()
+            .map(|l| {
+                let w = PyArray1::from_slice(py, l.weights()).reshape([l.inputs(), l.outputs()])?;
+                Ok((w, PyArray1::from_slice(py, l.bias())))
+            })
+            .collect()
+    }
+
+    /// The value of `position` for its side to move, in [-1, 1] (the float network).
+    fn evaluate(&self, position: &PyPosition) -> f32 {
+        self.net.evaluate(&position.0)
+    }
+
+    /// The score of `position` in centi-stones for its side to move, as the engine's search
+    /// gets it (integer inference for a clipped-ReLU network, as `fanorona net eval`).
+    fn score(&mut self, position: &PyPosition) -> i32 {
+        let net = &self.net;
+        let e = self.evaluator.get_or_insert_with(|| {
+            NetEvaluator::new(net.clone(), "net").unwrap_or_else(|_| NetEvaluator::float(net.clone(), "net"))
+        });
+        e.score(&position.0)
+    }
+
+    /// The float network's values of a batch of inputs (`[n, 90]`, as `Position.encode` or the
+    /// `inputs` of `samples`): float32 `[n]`.
+    fn forward<'py>(
+        &self,
+        py: Python<'py>,
+        inputs: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        let x = float32(py, inputs)?;
+        let &[_, w] = x.shape() else {
+            return Err(errors::value(format!("inputs must be [n, {INPUTS}], got {:?}", x.shape())));
+        };
+        if w != INPUTS {
+            return Err(errors::value(format!("inputs must be [n, {INPUTS}], got {:?}", x.shape())));
+        }
+        let ro = x.readonly();
+        let flat = ro.as_slice()?;
+        let mut row = [0f32; INPUTS];
+        let out = flat
+            .chunks_exact(INPUTS)
+            .map(|r| {
+                row.copy_from_slice(r);
+                self.net.forward(&row)
+            })
+            .collect();
+        Ok(PyArray1::from_vec(py, out))
+    }
+
+    /// The architecture, e.g. `stones:90-256-1` (`:relu` for ReLU hidden layers).
+    #[getter]
+    fn architecture(&self) -> String {
+        self.net.arch().to_string()
+    }
+
+    /// `"crelu"` or `"relu"`.
+    #[getter]
+    fn activation(&self) -> &'static str {
+        self.net.arch().activation.name()
+    }
+
+    /// The hidden layer sizes.
+    #[getter]
+    fn hidden(&self) -> Vec<usize> {
+        self.net.arch().hidden.clone()
+    }
+
+    /// The description stored with the network.
+    #[getter]
+    fn description(&self) -> &str {
+        self.net.description()
+    }
+
+    /// Weights and biases in all.
+    #[getter]
+    fn parameter_count(&self) -> usize {
+        self.net.arch().parameter_count()
+    }
+
+    /// The CRC-32 the network file stores (as `fanorona net info` prints it).
+    #[getter]
+    fn checksum(&self) -> u32 {
+        self.net.checksum()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Network('{}', description={:?})", self.net.arch(), self.net.description())
+    }
+}
+
+/// The magnitudes `(weights, biases)` to which a trainer clips layer `k` of a clipped-ReLU
+/// network of `layers` layers so that the engine can run it in integers (as `fanorona train`
+/// clips).
+#[pyfunction]
+pub fn weight_limits(k: usize, layers: usize) -> (f32, f32) {
+    fanorona_engine::nn::weight_limits(k, layers)
+}

@@ -1,0 +1,90 @@
+//! `fanorona.Position`: a position of the rules, immutable.
+
+use fanorona_core::{Color, Position};
+use numpy::PyArray1;
+use pyo3::prelude::*;
+
+use crate::errors;
+
+/// A Fanorona position: the stones of both sides and the side to move (immutable; `play`
+/// returns the next position).
+#[pyclass(name = "Position", module = "fanorona", frozen, eq, hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PyPosition(pub Position);
+
+/// Reads a position string as the command line does (`start` or `startpos` for the start).
+pub fn parse(text: &str) -> PyResult<Position> {
+    let t = text.trim();
+    if t == "start" || t == "startpos" {
+        return Ok(Position::start());
+    }
+    t.parse().map_err(|e| errors::value(format!("invalid position {text:?}: {e}")))
+}
+
+#[pymethods]
+impl PyPosition {
+    /// The position of a position string, like
+    /// `BBBBBBBBB/BBBBBBBBB/BWBW1BWBW/WWWWWWWWW/WWWWWWWWW w`; raises ValueError naming what is
+    /// wrong.
+    #[new]
+    fn new(text: &str) -> PyResult<PyPosition> {
+        parse(text).map(PyPosition)
+    }
+
+    /// The start position (White to move).
+    #[staticmethod]
+    fn start() -> PyPosition {
+        PyPosition(Position::start())
+    }
+
+    /// Every legal turn, in notation (a capture's whole chain: `d3e3+,e3f4-`).
+    fn legal_moves(&self) -> Vec<String> {
+        self.0.legal_moves().iter().map(|m| m.to_string()).collect()
+    }
+
+    /// The position after `turn` (notation); raises ValueError naming the rule it breaks.
+    fn play(&self, turn: &str) -> PyResult<PyPosition> {
+        let m = self.0.parse_move(turn).map_err(|e| errors::value(format!("{turn:?}: {e}")))?;
+        self.0.play(&m).map(PyPosition).map_err(errors::value)
+    }
+
+    /// Whether the side to move has no stones or no legal turn (draw rules, which depend on
+    /// the game's history, are not looked at).
+    fn is_game_over(&self) -> bool {
+        self.0.is_game_over()
+    }
+
+    /// The network input: numpy `uint8 [90]`, exactly the engine's stone-plane encoding from
+    /// the side to move's view.
+    fn encode<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u8>> {
+        let x = fanorona_engine::nn::encode(&self.0);
+        PyArray1::from_vec(py, x.iter().map(|&v| u8::from(v != 0.0)).collect())
+    }
+
+    /// The position mirrored left-right (files a..i swapped), same side to move.
+    fn mirror(&self) -> PyPosition {
+        PyPosition(self.0.mirror_files())
+    }
+
+    /// The side to move: `"white"` or `"black"`.
+    #[getter]
+    fn turn(&self) -> &'static str {
+        match self.0.turn() {
+            Color::White => "white",
+            Color::Black => "black",
+        }
+    }
+
+    /// The board as text, rows 5 to 1.
+    fn diagram(&self) -> String {
+        self.0.diagram()
+    }
+
+    fn __str__(&self) -> String {
+        self.0.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Position('{}')", self.0)
+    }
+}

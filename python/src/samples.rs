@@ -1,0 +1,154 @@
+//! `fanorona.samples`: training samples of record files as batches of numpy arrays (the
+//! `.npz` schema of `fanorona data export --format npz`), streaming.
+
+use std::path::PathBuf;
+
+use fanorona_data::{Sample, SampleArrays, SampleConfig, Samples, Target};
+use fanorona_engine::rng::Rng;
+use numpy::{PyArray1, PyArrayMethods};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::errors;
+
+/// Most samples a shuffle buffer or a batch may hold (about 130 bytes each).
+const MAX_BUFFER: usize = 1 << 26;
+
+/// An iterator of dicts of numpy arrays, one entry per array of the npz schema.
+#[pyclass(module = "fanorona")]
+#[derive(Debug)]
+pub struct SampleBatches {
+    samples: Samples,
+    buffer: Vec<Sample>,
+    capacity: usize,
+    batch_size: usize,
+    rng: Rng,
+    exhausted: bool,
+}
+
+impl SampleBatches {
+    /// The next sample in the output order: the stream's order without a shuffle buffer, else
+    /// a uniform pick from the buffer, which is then refilled.
+    fn next_sample(&mut self) -> Result<Option<Sample>, fanorona_data::DataError> {
+        if self.capacity == 0 {
+            return self.samples.next().transpose();
+        }
+        while !self.exhausted && self.buffer.len() < self.capacity {
+            match self.samples.next() {
+                Some(s) => self.buffer.push(s?),
+                None => self.exhausted = true,
+            }
+        }
+        if self.buffer.is_empty() {
+            return Ok(None);
+        }
+        let j = self.rng.below(self.buffer.len() as u64) as usize;
+        Ok(Some(self.buffer.swap_remove(j)))
+    }
+}
+
+#[pymethods]
+impl SampleBatches {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let mut a = SampleArrays::with_capacity(self.batch_size.min(1 << 16));
+        while a.len() < self.batch_size {
+            match self.next_sample().map_err(errors::data)? {
+                Some(s) => a.push(&s),
+                None => break,
+            }
+        }
+        if a.is_empty() {
+            return Ok(None);
+        }
+        let n = a.len();
+        let d = PyDict::new(py);
+        d.set_item("inputs", PyArray1::from_vec(py, a.inputs).reshape([n, fanorona_engine::nn::INPUTS])?)?;
+        d.set_item("result", PyArray1::from_vec(py, a.result))?;
+        d.set_item("score", PyArray1::from_vec(py, a.score))?;
+        d.set_item("has_score", PyArray1::from_vec(py, a.has_score))?;
+        d.set_item("target", PyArray1::from_vec(py, a.target))?;
+        d.set_item("ply", PyArray1::from_vec(py, a.ply))?;
+        d.set_item("game", PyArray1::from_vec(py, a.game))?;
+        d.set_item("stm", PyArray1::from_vec(py, a.stm))?;
+        d.set_item("mirrored", PyArray1::from_vec(py, a.mirrored))?;
+        Ok(Some(d))
+    }
+}
+
+/// Record file paths: one path or a list of them.
+#[derive(FromPyObject)]
+pub enum Paths {
+    /// One file.
+    One(PathBuf),
+    /// Several, read in order.
+    Many(Vec<PathBuf>),
+}
+
+/// Batches of training samples of the games of `paths`: dicts of numpy arrays `inputs`
+/// (uint8 [n, 90]), `result` (int8), `score` (int32), `has_score` (bool), `target` (float32),
+/// `ply` (uint32), `game` (uint64), `stm` (uint8), `mirrored` (bool), as
+/// `fanorona data export --format npz` writes them.
+///
+/// Streaming: one game is decoded at a time. With `shuffle_buffer=0` the samples come in game
+/// then ply order; otherwise each comes from a uniform pick in a buffer of that many (seeded
+/// by `seed`). The sample options are those of `fanorona train`: `target` ("result", "score"
+/// or "blend"), `score_weight`, `score_scale`, `skip_plies`, `dedup`, and `mirror` (also give
+/// every sample mirrored, marked `mirrored`).
+#[pyfunction]
+#[pyo3(signature = (paths, batch_size=1024, shuffle_buffer=0, seed=1, *, target="blend", score_weight=fanorona_data::samples::DEFAULT_SCORE_WEIGHT, score_scale=fanorona_data::samples::DEFAULT_SCORE_SCALE, skip_plies=0, dedup=false, mirror=false))]
+#[allow(clippy::too_many_arguments)]
+pub fn samples(
+    paths: Paths,
+    batch_size: usize,
+    shuffle_buffer: usize,
+    seed: u64,
+    target: &str,
+    score_weight: f32,
+    score_scale: f32,
+    skip_plies: usize,
+    dedup: bool,
+    mirror: bool,
+) -> PyResult<SampleBatches> {
+    let files = match paths {
+        Paths::One(p) => vec![p],
+        Paths::Many(v) => v,
+    };
+    if !(1..=MAX_BUFFER).contains(&batch_size) {
+        return Err(errors::value(format!("batch_size: {batch_size} is not in 1..={MAX_BUFFER}")));
+    }
+    if shuffle_buffer > MAX_BUFFER {
+        return Err(errors::value(format!("shuffle_buffer: {shuffle_buffer} is above {MAX_BUFFER}")));
+    }
+    let target: Target = target.parse().map_err(|e| errors::value(format!("target: {e}")))?;
+    if !(0.0..=1.0).contains(&score_weight) {
+        return Err(errors::value(format!("score_weight: {score_weight} must be in 0..=1")));
+    }
+    if !(score_scale.is_finite() && score_scale > 0.0) {
+        return Err(errors::value(format!("score_scale: {score_scale} must be positive")));
+    }
+    // Open the first file now, so a missing or foreign file raises here, not at the first
+    // batch.
+    if let Some(first) = files.first() {
+        fanorona_data::RecordReader::open(first).map_err(errors::data)?;
+    }
+    let config = SampleConfig {
+        skip_plies,
+        score_weight: target.score_weight(score_weight),
+        score_scale,
+        dedup,
+        mirror,
+        check_rules: false,
+    };
+    Ok(SampleBatches {
+        samples: Samples::open(&files, config),
+        buffer: Vec::with_capacity(shuffle_buffer.min(1 << 20)),
+        capacity: shuffle_buffer,
+        batch_size,
+        rng: Rng::new(seed),
+        exhausted: false,
+    })
+}

@@ -1,0 +1,124 @@
+"""fanorona.Network: numpy arrays to the engine's network file and back."""
+
+import json
+import struct
+
+import numpy as np
+import pytest
+
+import fanorona
+from conftest import run, run_json
+
+POSITIONS = [
+    "BBBBBBBBB/BBBBBBBBB/BWBW1BWBW/WWWWWWWWW/WWWWWWWWW w",
+    "BBBBBBBBB/BBBBBBBBB/BWBW1BWBW/WWWWWWWWW/WWWWWWWWW b",
+    "9/9/4B4/9/4W4 w",
+    "BB1BBBBBB/BBBB1BBBB/BWBWBBWBW/WWW1WWWWW/W1WWWWWWW b",
+]
+
+
+def random_layers(seed: int, hidden=(32,)):
+    rng = np.random.default_rng(seed)
+    sizes = [90, *hidden, 1]
+    return [
+        (rng.uniform(-0.3, 0.3, (a, b)).astype(np.float32), rng.uniform(-0.1, 0.1, b).astype(np.float32))
+        for a, b in zip(sizes, sizes[1:])
+    ]
+
+
+def numpy_forward(layers, x, activation="crelu"):
+    h = x.astype(np.float64)
+    for k, (w, b) in enumerate(layers):
+        h = h @ w.astype(np.float64) + b
+        if k + 1 < len(layers):
+            h = np.clip(h, 0, 1) if activation == "crelu" else np.maximum(h, 0)
+    return np.tanh(h[..., 0])
+
+
+@pytest.mark.parametrize("activation", ["crelu", "relu"])
+def test_a_network_saved_from_numpy_evaluates_as_the_engine(tmp_path, activation):
+    layers = random_layers(3)
+    net = fanorona.Network.from_layers(layers, description="from numpy", activation=activation)
+    path = tmp_path / "n.fnet"
+    net.save(path)
+    info = run_json("net", "info", str(path))
+    assert info["architecture"].startswith("stones:90-32-1")
+    assert info["parameters"] == net.parameter_count == 90 * 32 + 32 + 33
+    assert info["checksum"] == f"{net.checksum:08x}"
+    assert info["description"] == "from numpy"
+    loaded = fanorona.Network.load(path)
+    for (w, b), (w2, b2) in zip(layers, loaded.layers()):
+        assert np.array_equal(w, w2) and np.array_equal(b, b2)
+    for text in POSITIONS:
+        p = fanorona.Position(text)
+        cli = run_json("net", "eval", str(path), "--position", text)
+        assert abs(loaded.evaluate(p) - cli["value"]) < 1e-6
+        assert loaded.score(p) == cli["score"]
+        assert abs(loaded.evaluate(p) - numpy_forward(layers, p.encode(), activation)) < 1e-5
+    x = np.stack([fanorona.Position(t).encode() for t in POSITIONS])
+    assert np.allclose(loaded.forward(x), numpy_forward(layers, x, activation), atol=1e-5)
+
+
+def test_the_engine_plays_with_a_network_from_numpy(tmp_path):
+    path = tmp_path / "n.fnet"
+    fanorona.Network.from_layers(random_layers(4)).save(path)
+    out = run_json("analyse", "--eval", f"net:{path}", "--depth", "2")
+    assert out["best"] in fanorona.Position.start().legal_moves()
+
+
+def test_wrong_shapes_and_nan_weights_raise_value_error():
+    good = random_layers(1)
+    with pytest.raises(ValueError, match="layer 0"):
+        fanorona.Network.from_layers([(np.zeros((91, 8)), np.zeros(8)), (np.zeros((8, 1)), np.zeros(1))])
+    with pytest.raises(ValueError, match="layer 1"):
+        fanorona.Network.from_layers([good[0], (np.zeros((31, 1)), np.zeros(1))])
+    with pytest.raises(ValueError, match="1 output"):
+        fanorona.Network.from_layers([(np.zeros((90, 2)), np.zeros(2))])
+    bad = [(good[0][0].copy(), good[0][1]), good[1]]
+    bad[0][0][5, 3] = np.nan
+    with pytest.raises(ValueError, match="non-finite"):
+        fanorona.Network.from_layers(bad)
+    with pytest.raises(ValueError, match="activation"):
+        fanorona.Network.from_layers(good, activation="tanh")
+
+
+def test_bad_network_files(tmp_path):
+    with pytest.raises(OSError):
+        fanorona.Network.load(tmp_path / "missing.fnet")
+    junk = tmp_path / "junk.fnet"
+    junk.write_bytes(b"FANORNET" + b"\0" * 20)
+    with pytest.raises(ValueError) as err:
+        fanorona.Network.load(junk)
+    cli = run("net", "info", str(junk), check=False)
+    assert cli.returncode == 2 and str(err.value) in cli.stderr
+    path = tmp_path / "n.fnet"
+    fanorona.Network.from_layers(random_layers(2)).save(path)
+    data = bytearray(path.read_bytes())
+    data[200] ^= 1
+    path.write_bytes(bytes(data))
+    with pytest.raises(ValueError, match="checksum"):
+        fanorona.Network.load(path)
+
+
+def test_safetensors_round_trip_through_the_command_line(tmp_path):
+    layers = random_layers(5, hidden=(16, 8))
+    src = tmp_path / "a.fnet"
+    fanorona.Network.from_layers(layers, description="st").save(src)
+    st = tmp_path / "a.safetensors"
+    run("net", "export", str(src), "--format", "safetensors", "-o", str(st))
+    # Read the safetensors file by hand: PyTorch's Linear layout, [outputs, inputs].
+    raw = st.read_bytes()
+    (n,) = struct.unpack("<Q", raw[:8])
+    header = json.loads(raw[8:8 + n])
+    assert header["__metadata__"]["description"] == "st"
+    for k, (w, b) in enumerate(layers):
+        t = header[f"layers.{k}.weight"]
+        assert t["dtype"] == "F32" and t["shape"] == [w.shape[1], w.shape[0]]
+        a, z = t["data_offsets"]
+        got = np.frombuffer(raw[8 + n + a:8 + n + z], dtype="<f4").reshape(t["shape"])
+        assert np.array_equal(got, w.T)
+    back = tmp_path / "b.fnet"
+    run("net", "import", str(st), "-o", str(back))
+    assert back.read_bytes() == src.read_bytes()
+    refused = run("net", "import", str(st), "-o", str(back), check=False)
+    assert refused.returncode == 2 and "exists" in refused.stderr
