@@ -9,6 +9,7 @@ mod header;
 mod merge;
 mod movecode;
 pub mod output;
+pub mod pgn;
 mod reader;
 mod record;
 pub mod samples;
