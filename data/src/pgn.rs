@@ -165,10 +165,13 @@ pub fn write_game(
         } else if i == 0 {
             tokens.push(format!("{number}..."));
         }
-        tokens.push(t.mv.to_string());
+        // A turn and its comment stay on one line.
+        let mut tok = t.mv.to_string();
         if let Some(c) = comment(&t.info, times.and_then(|ts| ts.get(i).copied())) {
-            tokens.push(c);
+            tok.push(' ');
+            tok.push_str(&c);
         }
+        tokens.push(tok);
         if turn == Color::Black {
             number += 1;
         }

@@ -14,9 +14,11 @@ use fanorona_engine::Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::EvalError;
+use crate::adjudication::Adjudication;
 use crate::external::ExternalEngine;
-use crate::game::{Played, play_game};
+use crate::game::{Played, Referee, play_game};
 use crate::openings::{OpeningSource, Openings};
+use crate::pgnout::PgnOut;
 use crate::report::{FaultRecord, GameSummary, MatchReport, Tally};
 use crate::seat::Seat;
 use crate::spec::{EngineKind, EngineSpec};
@@ -45,6 +47,9 @@ pub struct MatchConfig {
     /// cover (termination [`fanorona_core::Termination::Tablebase`]).
     #[serde(default)]
     pub tb: Option<PathBuf>,
+    /// Score adjudication (`--draw`, `--resign`).
+    #[serde(default)]
+    pub adjudication: Adjudication,
     /// Games played at once.
     #[serde(skip, default = "one")]
     pub concurrency: usize,
@@ -57,6 +62,9 @@ pub struct MatchConfig {
     /// Keep every game record in the report.
     #[serde(skip)]
     pub keep_records: bool,
+    /// Append every game to this PGN file (`--pgnout`).
+    #[serde(skip)]
+    pub pgn_out: Option<PathBuf>,
 }
 
 fn one() -> usize {
@@ -75,10 +83,12 @@ impl MatchConfig {
             rules: DrawRules::default(),
             sprt: None,
             tb: None,
+            adjudication: Adjudication::default(),
             concurrency: 1,
             out: None,
             resume: false,
             keep_records: false,
+            pgn_out: None,
         }
     }
 
@@ -104,6 +114,7 @@ impl MatchConfig {
             out: None,
             resume: false,
             keep_records: false,
+            pgn_out: None,
             ..c.clone()
         };
         strip(self) == strip(other)
@@ -209,6 +220,7 @@ pub fn run_match(
             .save(dir)?;
         }
     }
+    let mut pgn = config.pgn_out.as_deref().map(|p| PgnOut::open(p, &config.engines)).transpose()?;
     let done_pairs = summaries.len() as u64 / 2;
     let sprt_now = |t: &Tally| t.sprt(config.sprt.as_ref());
     let decided = |t: &Tally| sprt_now(t).is_some_and(|r| r.verdict != SprtVerdict::Continue);
@@ -254,15 +266,13 @@ pub fn run_match(
                 pending.insert(done.pair, done);
                 while let Some(done) = pending.remove(&expect) {
                     expect += 1;
-                    let r = count_pair(
-                        config,
-                        &names,
-                        done,
-                        &mut tally,
-                        &mut summaries,
-                        &mut records,
-                        writer.as_mut(),
-                    );
+                    let mut outputs = Outputs {
+                        summaries: &mut summaries,
+                        records: &mut records,
+                        writer: writer.as_mut(),
+                        pgn: pgn.as_mut(),
+                    };
+                    let r = count_pair(config, &names, done, &mut tally, &mut outputs);
                     if let Err(e) = r {
                         failure.get_or_insert(e);
                         stop.store(true, Ordering::Relaxed);
@@ -345,6 +355,7 @@ fn worker(
             return;
         }
     };
+    let referee = Referee { rules: config.rules, tb: tb.as_deref(), adjudication: config.adjudication };
     'pairs: loop {
         if stop.load(Ordering::Relaxed) {
             break;
@@ -368,7 +379,7 @@ fn worker(
             let seeds = [seat_seed(config.seed, game, w), seat_seed(config.seed, game, b)];
             let [s0, s1] = &mut seats;
             let (white, black) = if k == 0 { (s0, s1) } else { (s1, s0) };
-            match play_game(start, config.rules, tb.as_deref(), white, black, seeds, stop) {
+            match play_game(start, &referee, white, black, seeds, stop) {
                 Some(p) => played.push(p),
                 None => break 'pairs,
             }
@@ -383,17 +394,24 @@ fn worker(
     }
 }
 
+/// Where counted games go.
+struct Outputs<'a> {
+    summaries: &'a mut Vec<GameSummary>,
+    records: &'a mut Vec<GameRecord>,
+    writer: Option<&'a mut RecordWriter>,
+    pgn: Option<&'a mut PgnOut>,
+}
+
 fn count_pair(
     config: &MatchConfig,
     names: &[String; 2],
     done: PairDone,
     tally: &mut Tally,
-    summaries: &mut Vec<GameSummary>,
-    records: &mut Vec<GameRecord>,
-    writer: Option<&mut RecordWriter>,
+    out: &mut Outputs<'_>,
 ) -> Result<(), EvalError> {
     let mut pair_summaries = Vec::with_capacity(2);
     let mut pair_records = Vec::with_capacity(2);
+    let mut pair_times = Vec::with_capacity(2);
     for (k, p) in done.played.into_iter().enumerate() {
         let index = done.pair * 2 + k as u64;
         let white_engine = k;
@@ -414,18 +432,25 @@ fn count_pair(
             fault,
         });
         pair_records.push(record);
+        pair_times.push(p.times);
     }
-    if let Some(w) = writer {
+    if let Some(w) = out.writer.as_deref_mut() {
         for r in &pair_records {
             w.write(r)?;
         }
         w.flush()?;
     }
+    if let Some(pgn) = out.pgn.as_deref_mut() {
+        for (r, t) in pair_records.iter().zip(&pair_times) {
+            pgn.write(r, t)?;
+        }
+        pgn.flush()?;
+    }
     let pair: [GameSummary; 2] = [pair_summaries[0].clone(), pair_summaries[1].clone()];
     tally.add_pair(&pair);
-    summaries.extend(pair_summaries);
+    out.summaries.extend(pair_summaries);
     if config.keep_records {
-        records.extend(pair_records);
+        out.records.extend(pair_records);
     }
     Ok(())
 }

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use fanorona_eval::stats::{Anchor, SprtConfig};
 use fanorona_eval::{
-    EngineSpec, EvalError, MatchConfig, MatchReport, Mode, OpeningSource, Progress, TournamentConfig,
-    TournamentReport, fmt_num, run_match, run_tournament,
+    Adjudication, DrawRule, EngineSpec, EvalError, MatchConfig, MatchReport, Mode, OpeningSource, Progress,
+    ResignRule, TournamentConfig, TournamentReport, fmt_num, run_match, run_tournament,
 };
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -88,6 +88,22 @@ struct MatchArgs {
     /// they cover, scored by them (termination "tablebase adjudication").
     #[arg(long, value_name = "DIR")]
     tb: Option<std::path::PathBuf>,
+    /// Adjudicate a draw once both engines report |score| <= S (centi-stones) on M consecutive
+    /// turns each, after turn N: `--draw movenumber=N movecount=M score=S` (fastchess syntax).
+    #[arg(long = "draw", num_args = 1.., value_name = "KEY=VALUE")]
+    draw_adjudication: Vec<String>,
+    /// Adjudicate a loss once an engine reports score <= -S on M consecutive turns (two-sided:
+    /// and its opponent >= S): `--resign movecount=M score=S [twosided=true]`.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    resign: Vec<String>,
+    /// Append every game to FILE in the PGN-shaped text format (tags, turns, a
+    /// `{score/depth time_ms}` comment per turn); see data/FORMAT.md.
+    #[arg(long, value_name = "FILE")]
+    pgnout: Option<PathBuf>,
+    /// An option for every engine, as if appended to each --engine (`--each tc=10+0.1`,
+    /// `--each timemargin=50`); repeatable.
+    #[arg(long, value_name = "KEY=VALUE")]
+    each: Vec<String>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -103,7 +119,25 @@ fn eval_err(e: EvalError) -> anyhow::Error {
 
 impl MatchArgs {
     fn engines(&self) -> anyhow::Result<Vec<EngineSpec>> {
-        self.engines.iter().map(|t| t.parse::<EngineSpec>().map_err(eval_err)).collect()
+        self.engines
+            .iter()
+            .map(|t| {
+                let text = self.each.iter().fold(t.clone(), |acc, e| format!("{acc};{e}"));
+                text.parse::<EngineSpec>().map_err(eval_err)
+            })
+            .collect()
+    }
+
+    /// `--draw` and `--resign`.
+    fn adjudication(&self) -> anyhow::Result<Adjudication> {
+        let join = |v: &[String]| (!v.is_empty()).then(|| v.join(" "));
+        Ok(Adjudication {
+            draw: join(&self.draw_adjudication)
+                .map(|t| t.parse::<DrawRule>())
+                .transpose()
+                .map_err(eval_err)?,
+            resign: join(&self.resign).map(|t| t.parse::<ResignRule>()).transpose().map_err(eval_err)?,
+        })
     }
 
     /// The match settings, engines left to the caller.
@@ -119,6 +153,8 @@ impl MatchArgs {
         c.seed = self.seed;
         c.rules = self.draw.rules();
         c.tb = self.tb.clone();
+        c.adjudication = self.adjudication()?;
+        c.pgn_out = self.pgnout.clone();
         c.sprt = match &self.sprt {
             Some(s) => Some(s.parse::<SprtConfig>().map_err(|e| bad_input("--sprt", e))?),
             None => None,
@@ -191,6 +227,7 @@ fn run_single(a: &MatchArgs) -> anyhow::Result<()> {
         }
         let mut c = MatchConfig::load(dir).map_err(eval_err)?;
         c.concurrency = a.concurrency;
+        c.pgn_out = a.pgnout.clone();
         c
     } else {
         let engines = a.engines()?;

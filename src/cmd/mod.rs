@@ -6,6 +6,7 @@ pub mod data;
 pub mod engine;
 pub mod eval;
 pub mod perft;
+pub mod pgn;
 pub mod play;
 #[cfg(feature = "train")]
 pub mod selfimprove;
