@@ -33,7 +33,7 @@ enum Command {
     /// Inspect, check, export and merge game record files.
     Data(cmd::data::Args),
     /// Engine matches: Elo with intervals, SPRT; gauntlets and round robins with ratings.
-    Eval(cmd::eval::Args),
+    Eval(Box<cmd::eval::Args>),
     /// Endgame tablebases: generate every position up to N stones, probe positions.
     Tb(cmd::tb::Args),
     /// Train the value network on record files (burn), exported for `eval=net:PATH`.

@@ -263,3 +263,27 @@ fn draw_rule_options_reach_the_search() {
     e.until("info string");
     e.quit();
 }
+
+#[test]
+fn a_piped_go_prints_every_iteration_before_bestmove() {
+    // `printf 'position startpos\ngo depth 4\n' | fanorona engine`: the input ends at once.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fanorona"))
+        .arg("engine")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"position startpos\ngo depth 4\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let depths: Vec<u32> = text.lines().filter_map(info_depth).collect();
+    assert_eq!(depths, [1, 2, 3, 4], "{text}");
+    for l in text.lines().filter(|l| l.starts_with("info depth")) {
+        for word in [" score ", " nodes ", " nps ", " time ", " pv "] {
+            assert!(l.contains(word), "{word} missing in {l}");
+        }
+    }
+    let best = text.lines().last().and_then(|l| l.strip_prefix("bestmove ")).unwrap();
+    assert!(is_legal(&Position::start(), best), "{best}");
+}

@@ -162,3 +162,145 @@ fn a_full_disk_is_a_failure_and_leaves_no_temporary() {
     assert_eq!(o.status.code(), Some(1), "{o:?}");
     assert!(std::fs::symlink_metadata(out.join("state.json.tmp")).is_err(), "the temporary was left behind");
 }
+
+#[test]
+fn adjudication_and_pgn_round_trip_through_the_record_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("m");
+    let pgn = dir.path().join("m.pgn");
+    let ext = format!("cmd:{BIN} engine;depth=2;name=ext");
+    let v = json(&fanorona(&[
+        "eval",
+        "-e",
+        &ext,
+        "-e",
+        "alphabeta:depth=1;name=ab1",
+        "-n",
+        "4",
+        "--resign",
+        "movecount=2",
+        "score=300",
+        "twosided=true",
+        "--draw",
+        "movenumber=200",
+        "movecount=10",
+        "score=5",
+        "-o",
+        out.to_str().unwrap(),
+        "--pgnout",
+        pgn.to_str().unwrap(),
+        "--json",
+    ]));
+    // Two-sided: the external engine's info scores and the in-process player's agree on the
+    // resignations (counted in the endings).
+    assert!(v["terminations"]["resign adjudication"].as_u64().unwrap_or(0) >= 1, "{v}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(text.matches("[Event \"fanorona eval\"]").count(), 4, "{text}");
+    for tag in
+        ["[White \"ext\"]", "[Black \"ab1\"]", "[FEN \"", "[TimeControl \"depth=2 vs -\"]", "[Termination \""]
+    {
+        assert!(text.contains(tag), "{tag} missing in {text}");
+    }
+    // A comment per searched turn: score/depth and milliseconds.
+    let comment = regex_free_comment(&text);
+    assert!(comment, "no {{+x.xx/2 ms}} comment in {text}");
+    // The PGN file reads back into the same games as the record file holds.
+    let imported = dir.path().join("i.bin");
+    let o = fanorona(&["data", "import", pgn.to_str().unwrap(), "-o", imported.to_str().unwrap()]);
+    assert!(o.status.success(), "{o:?}");
+    let export = |f: &std::path::Path, fmt: &str| {
+        let o = fanorona(&["data", "export", f.to_str().unwrap(), "--format", fmt]);
+        assert!(o.status.success(), "{o:?}");
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let games = out.join("games.bin");
+    assert_eq!(export(&games, "jsonl"), export(&imported, "jsonl"));
+    // export --format pgn then import again: the same PGN (times are not in record files).
+    let a = export(&games, "pgn");
+    let again = dir.path().join("a.pgn");
+    std::fs::write(&again, &a).unwrap();
+    let back = dir.path().join("back.bin");
+    assert!(
+        fanorona(&["data", "import", again.to_str().unwrap(), "-o", back.to_str().unwrap()]).status.success()
+    );
+    assert_eq!(export(&back, "pgn"), a);
+    assert_eq!(a.matches("[Round \"").count(), 4);
+}
+
+/// Whether `text` has a turn comment like `{+1.25/2 13}` or `{-0.40/2 0}`.
+fn regex_free_comment(text: &str) -> bool {
+    text.split('{').skip(1).filter_map(|c| c.split_once('}')).any(|(c, _)| {
+        let mut w = c.split(' ');
+        let (Some(sd), Some(ms), None) = (w.next(), w.next(), w.next()) else { return false };
+        let Some((s, d)) = sd.split_once('/') else { return false };
+        (s.starts_with('+') || s.starts_with('-'))
+            && s[1..].contains('.')
+            && d == "2"
+            && ms.bytes().all(|b| b.is_ascii_digit())
+    })
+}
+
+#[test]
+fn bad_match_settings_exit_2_and_write_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("m");
+    let pgn = dir.path().join("m.pgn");
+    let (o, p) = (out.to_str().unwrap(), pgn.to_str().unwrap());
+    let base = ["eval", "-e", "greedy", "-e", "random", "-n", "2", "-o", o, "--pgnout", p];
+    for (extra, needle) in [
+        (&["--draw", "movecount=x", "score=1"][..], "movecount"),
+        (&["--draw", "movecount=3"], "score= is missing"),
+        (&["--resign", "movecount=3", "score=10", "depth=2"], "allowed: movecount, score, twosided"),
+        (&["--resign", "movecount=3", "score=10", "twosided=perhaps"], "twosided"),
+        (&["--each", "tc=40/0+1"], "base time above 0"),
+        (&["--each", "tc=abc"], "tc base"),
+        (&["--each", "st=-1"], "st"),
+        (&["--each", "frob=1"], "allowed: name, depth, nodes, st, movetime, tc, timemargin"),
+    ] {
+        let mut args = base.to_vec();
+        args.extend_from_slice(extra);
+        let r = fanorona(&args);
+        assert_eq!(r.status.code(), Some(2), "{extra:?}: {r:?}");
+        let err = String::from_utf8_lossy(&r.stderr);
+        assert!(err.contains(needle), "{extra:?}: {err}");
+        assert!(!out.exists() && !pgn.exists(), "{extra:?} wrote something");
+    }
+    // A PGN file with a bad turn: its line named, no record file left behind.
+    let bad = dir.path().join("bad.pgn");
+    std::fs::write(
+        &bad,
+        "[Event \"x\"]\n[Result \"1-0\"]\n[Termination \"adjudication\"]\n\n1. d3e3+ d4d3+\n2. a1a1 1-0\n",
+    )
+    .unwrap();
+    let rec = dir.path().join("r.bin");
+    let r = fanorona(&["data", "import", bad.to_str().unwrap(), "-o", rec.to_str().unwrap()]);
+    assert_eq!(r.status.code(), Some(2), "{r:?}");
+    assert!(String::from_utf8_lossy(&r.stderr).contains("bad.pgn: line 6: turn 3 \"a1a1\""), "{r:?}");
+    assert!(!rec.exists() && !dir.path().join("r.bin.part").exists());
+}
+
+#[cfg(unix)]
+#[test]
+fn an_engine_path_with_a_space_and_each_options() {
+    let dir = tempfile::tempdir().unwrap();
+    let sub = dir.path().join("my engines");
+    std::fs::create_dir(&sub).unwrap();
+    let link = sub.join("fan orona");
+    std::os::unix::fs::symlink(BIN, &link).unwrap();
+    let ext = format!("cmd:\"{}\" engine;name=spaced", link.display());
+    let v = json(&fanorona(&[
+        "eval",
+        "-e",
+        &ext,
+        "-e",
+        "alphabeta:eval=material",
+        "--each",
+        "depth=1",
+        "-n",
+        "2",
+        "--json",
+    ]));
+    assert_eq!(v["games"], 2);
+    assert_eq!(v["faults"].as_array().map(Vec::len), Some(0), "{v}");
+    assert_eq!(v["engines"][0], "spaced");
+}

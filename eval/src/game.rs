@@ -145,3 +145,31 @@ pub(crate) fn play_game(
     played.game = game;
     Some(played)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clocks_charge_turns_add_increments_and_periods() {
+        let white: Seat = Seat::new(&"alphabeta:depth=1;tc=2/1+0.1".parse().unwrap()).unwrap();
+        let black: Seat = Seat::new(&"alphabeta:depth=1".parse().unwrap()).unwrap();
+        let mut c = Clocks::new(&white, &black);
+        assert_eq!(c.state.remaining, [Some(1_000), None]);
+        assert_eq!(c.state.moves_to_go, [Some(2), None]);
+        // 400 ms: 600 left plus 100.
+        assert_eq!(c.charge(Color::White, 400, 0), None);
+        assert_eq!((c.state.remaining[0], c.state.moves_to_go[0]), (Some(700), Some(1)));
+        // The second turn of the period: the base time comes again.
+        assert_eq!(c.charge(Color::White, 200, 0), None);
+        assert_eq!((c.state.remaining[0], c.state.moves_to_go[0]), (Some(1_600), Some(2)));
+        // Black has no clock: never charged.
+        assert_eq!(c.charge(Color::Black, 1_000_000, 0), None);
+        // Over by 50 ms: within a margin of 60, beyond one of 40.
+        let mut d = Clocks::new(&white, &black);
+        assert_eq!(d.charge(Color::White, 1_050, 60), None);
+        assert_eq!(d.state.remaining[0], Some(100));
+        let mut d = Clocks::new(&white, &black);
+        assert_eq!(d.charge(Color::White, 1_050, 40), Some(50));
+    }
+}

@@ -195,20 +195,17 @@ impl Seat {
     }
 }
 
-/// The search limits of an in-process player's turn: its spec's, overridden by the engine
-/// options, the time bounded by its clock's budget as `fanorona engine` would spend it.
+/// The search limits of an in-process player's turn: its spec's, each overridden by the engine
+/// option of the same kind, the time bounded by its clock's budget as `fanorona engine` would
+/// spend it (like `go depth N wtime ...`).
 fn player_limits(spec: &PlayerSpec, control: &Control, mover: Color, clocks: &ClockState) -> Limits {
     let mut limits = match spec {
-        PlayerSpec::AlphaBeta(a) => a.limits(),
-        PlayerSpec::Random | PlayerSpec::Greedy => Limits::default(),
+        PlayerSpec::AlphaBeta(a) if !control.spec_unlimited => a.limits(),
+        _ => Limits::default(),
     };
-    if control.depth.is_some() || control.nodes.is_some() || control.movetime_ms.is_some() {
-        limits = Limits { depth: control.depth, nodes: control.nodes, movetime: None };
-        limits.movetime = control.movetime_ms.map(Duration::from_millis);
-    } else if control.clock.is_some() {
-        // A clock replaces the spec's limits, as `go wtime ...` does for an external engine.
-        limits = Limits::default();
-    }
+    limits.depth = control.depth.or(limits.depth);
+    limits.nodes = control.nodes.or(limits.nodes);
+    limits.movetime = control.movetime_ms.map(Duration::from_millis).or(limits.movetime);
     if let Some(left) = clocks.remaining[mover.index()] {
         let m = mover.index();
         let budget = turn_budget_ms(left.max(0) as u64, clocks.inc[m], clocks.moves_to_go[m].map(u64::from));
@@ -264,13 +261,18 @@ mod tests {
         let EngineKind::Player(spec) = &e.kind else { panic!("player expected") };
         let clocks = ClockState { remaining: [Some(9_000), None], inc: [0, 0], moves_to_go: [Some(2), None] };
         let l = player_limits(spec, &e.control, Color::White, &clocks);
-        // The clock replaces the spec's depth: a third of 9 s with two turns to go.
+        // The spec's depth and the clock's budget: a third of 9 s with two turns to go.
+        assert_eq!((l.depth, l.movetime), (Some(9), Some(Duration::from_millis(3_000))));
+        // A spec without a limit of its own searches on the clock alone.
+        let e: EngineSpec = "alphabeta:eval=material;tc=40/60+0.6".parse().unwrap();
+        let EngineKind::Player(spec) = &e.kind else { panic!("player expected") };
+        let l = player_limits(spec, &e.control, Color::White, &clocks);
         assert_eq!((l.depth, l.movetime), (None, Some(Duration::from_millis(3_000))));
         let e: EngineSpec = "alphabeta:depth=9,eval=material;nodes=300".parse().unwrap();
         let EngineKind::Player(spec) = &e.kind else { panic!("player expected") };
         let none = ClockState { remaining: [None, None], inc: [0, 0], moves_to_go: [None, None] };
         let l = player_limits(spec, &e.control, Color::Black, &none);
-        assert_eq!((l.depth, l.nodes, l.movetime), (None, Some(300), None));
+        assert_eq!((l.depth, l.nodes, l.movetime), (Some(9), Some(300), None));
     }
 
     #[test]

@@ -33,6 +33,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use fanorona_engine::PlayerSpec;
+use fanorona_engine::spec::SpecError;
 use serde::{Deserialize, Serialize};
 
 use crate::EvalError;
@@ -170,6 +171,7 @@ impl FromStr for EngineSpec {
         }
         let mut name = None;
         let mut control = Control::default();
+        let mut unlimited = false;
         let mut kind = if let Some(cmd) = head.strip_prefix("cmd:") {
             let mut words = shell_words(cmd).map_err(&bad)?.into_iter();
             let program = words.next().ok_or_else(|| bad("cmd: needs a program".into()))?;
@@ -186,7 +188,16 @@ impl FromStr for EngineSpec {
                 period: None,
             })
         } else {
-            EngineKind::Player(head.parse::<PlayerSpec>().map_err(|e| bad(e.to_string()))?)
+            // A search without a limit of its own may take it from the options (`;tc=10+0.1`):
+            // decided once they are read.
+            match head.parse::<PlayerSpec>() {
+                Ok(p) => EngineKind::Player(p),
+                Err(SpecError::NoLimit) => {
+                    unlimited = true;
+                    EngineKind::Player(PlayerSpec::Random)
+                }
+                Err(e) => return Err(bad(e.to_string())),
+            }
         };
         for opt in options.iter().map(|o| o.trim()).filter(|p| !p.is_empty()) {
             let (key, value) =
@@ -220,6 +231,20 @@ impl FromStr for EngineSpec {
                     return Err(bad(format!("unknown option {key:?} (allowed: {})", OPTION_KEYS.join(", "))));
                 }
             }
+        }
+        if unlimited {
+            if !control.is_set() {
+                return Err(bad(format!(
+                    "{}; or give one as an engine option (;depth=N, ;nodes=N, ;st=SECONDS, ;tc=BASE+INC, --each ...)",
+                    SpecError::NoLimit
+                )));
+            }
+            // Only the options' limits count (`spec_unlimited`): any placeholder will do.
+            control.spec_unlimited = true;
+            let sep = if head.contains(':') { ',' } else { ':' };
+            kind = EngineKind::Player(
+                format!("{head}{sep}depth=1").parse().map_err(|e: SpecError| bad(e.to_string()))?,
+            );
         }
         let name = name.unwrap_or_else(|| head.to_string());
         Ok(EngineSpec { name, kind, text: text.trim().to_string(), control })
@@ -402,6 +427,11 @@ mod tests {
         assert_eq!(e.control.clock, Some(Clock { base_ms: 60_000, inc_ms: 600 }));
         assert_eq!((e.control.period, e.control.margin_ms, e.control.nodes), (Some(40), Some(30), Some(500)));
         assert!(e.control.is_set());
+        // The limit may come from the options alone.
+        let e: EngineSpec = "alphabeta:eval=material;st=0.1".parse().unwrap();
+        assert_eq!((e.name.as_str(), e.control.movetime_ms), ("alphabeta:eval=material", Some(100)));
+        let err = "alphabeta:eval=material;timemargin=5".parse::<EngineSpec>().unwrap_err().to_string();
+        assert!(err.contains("engine option"), "{err}");
         let e: EngineSpec = "cmd:x;tc=40/60+0.6".parse().unwrap();
         let EngineKind::External(x) = &e.kind else { panic!("external expected") };
         assert_eq!(x.period, Some(40));

@@ -73,6 +73,10 @@ pub struct Control {
     pub period: Option<u32>,
     /// `timemargin=MS` / `margin=MS` (default [`crate::ExternalSpec::DEFAULT_MARGIN_MS`]).
     pub margin_ms: Option<u64>,
+    /// The player spec has no limit of its own (`alphabeta:eval=material;tc=10+0.1`): only
+    /// these count.
+    #[serde(default)]
+    pub spec_unlimited: bool,
 }
 
 impl Control {
