@@ -152,8 +152,8 @@ mod tests {
 
     #[test]
     fn clocks_charge_turns_add_increments_and_periods() {
-        let white: Seat = Seat::new(&"alphabeta:depth=1;tc=2/1+0.1".parse().unwrap()).unwrap();
-        let black: Seat = Seat::new(&"alphabeta:depth=1".parse().unwrap()).unwrap();
+        let white: Seat = Seat::new(&"alphabeta:depth=1;tc=2/1+0.1".parse().unwrap(), None).unwrap();
+        let black: Seat = Seat::new(&"alphabeta:depth=1".parse().unwrap(), None).unwrap();
         let mut c = Clocks::new(&white, &black);
         assert_eq!(c.state.remaining, [Some(1_000), None]);
         assert_eq!(c.state.moves_to_go, [Some(2), None]);

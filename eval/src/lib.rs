@@ -4,6 +4,7 @@ pub mod adjudication;
 mod error;
 pub mod external;
 mod game;
+pub mod log;
 pub mod openings;
 mod pgnout;
 mod report;

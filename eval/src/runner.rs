@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::channel;
 use std::time::Instant;
@@ -17,6 +18,7 @@ use crate::EvalError;
 use crate::adjudication::Adjudication;
 use crate::external::ExternalEngine;
 use crate::game::{Played, Referee, play_game};
+use crate::log::EngineLog;
 use crate::openings::{OpeningSource, Openings};
 use crate::pgnout::PgnOut;
 use crate::report::{FaultRecord, GameSummary, MatchReport, Tally};
@@ -65,6 +67,17 @@ pub struct MatchConfig {
     /// Append every game to this PGN file (`--pgnout`).
     #[serde(skip)]
     pub pgn_out: Option<PathBuf>,
+    /// Log every line exchanged with external engines, and their standard error, to this
+    /// file, bounded by `log_limit` bytes (`--log`).
+    #[serde(skip)]
+    pub log: Option<PathBuf>,
+    /// The bound on the log file.
+    #[serde(skip, default = "log_limit")]
+    pub log_limit: u64,
+}
+
+fn log_limit() -> u64 {
+    crate::log::DEFAULT_LOG_BYTES
 }
 
 fn one() -> usize {
@@ -89,6 +102,8 @@ impl MatchConfig {
             resume: false,
             keep_records: false,
             pgn_out: None,
+            log: None,
+            log_limit: log_limit(),
         }
     }
 
@@ -115,6 +130,8 @@ impl MatchConfig {
             resume: false,
             keep_records: false,
             pgn_out: None,
+            log: None,
+            log_limit: 0,
             ..c.clone()
         };
         strip(self) == strip(other)
@@ -166,7 +183,7 @@ pub fn run_match(
     }
     // Check what can be checked before any game: specs build, programs start.
     for e in &config.engines {
-        Seat::new(e)?;
+        Seat::new(e, None)?;
         if let EngineKind::External(x) = &e.kind {
             let eng = ExternalEngine::start(x)
                 .map_err(|f| EvalError::EngineStart { name: e.name.clone(), reason: f.reason })?;
@@ -221,6 +238,7 @@ pub fn run_match(
         }
     }
     let mut pgn = config.pgn_out.as_deref().map(|p| PgnOut::open(p, &config.engines)).transpose()?;
+    let log = config.log.as_deref().map(|p| EngineLog::create(p, config.log_limit)).transpose()?;
     let done_pairs = summaries.len() as u64 / 2;
     let sprt_now = |t: &Tally| t.sprt(config.sprt.as_ref());
     let decided = |t: &Tally| sprt_now(t).is_some_and(|r| r.verdict != SprtVerdict::Continue);
@@ -237,10 +255,11 @@ pub fn run_match(
             let workers = config.concurrency.min((total_pairs - done_pairs) as usize).max(1);
             for k in 0..workers {
                 let tx = tx.clone();
-                let (stop, next, openings) = (&stop, &next, &openings);
+                let (stop, next, openings, log) = (&stop, &next, &openings, log.as_ref());
+                let shared = Shared { config, openings, total_pairs, next, stop, log };
                 let spawned = std::thread::Builder::new()
                     .name(format!("match-{k}"))
-                    .spawn_scoped(scope, move || worker(config, openings, total_pairs, next, stop, &tx));
+                    .spawn_scoped(scope, move || worker(&shared, &tx));
                 if let Err(e) = spawned {
                     // The operating system refused a thread: stop the others, report it.
                     stop.store(true, Ordering::Relaxed);
@@ -332,14 +351,18 @@ fn seat_seed(seed: u64, game: u64, engine: usize) -> u64 {
     Rng::derive(seed, game * 2 + engine as u64).next_u64()
 }
 
-fn worker(
-    config: &MatchConfig,
-    openings: &Openings,
+/// What the workers share.
+struct Shared<'a> {
+    config: &'a MatchConfig,
+    openings: &'a Openings,
     total_pairs: u64,
-    next: &AtomicUsize,
-    stop: &AtomicBool,
-    tx: &std::sync::mpsc::Sender<Result<PairDone, EvalError>>,
-) {
+    next: &'a AtomicUsize,
+    stop: &'a AtomicBool,
+    log: Option<&'a Arc<EngineLog>>,
+}
+
+fn worker(shared: &Shared<'_>, tx: &std::sync::mpsc::Sender<Result<PairDone, EvalError>>) {
+    let Shared { config, openings, total_pairs, next, stop, log } = *shared;
     let tb = match config.tb.as_deref().map(fanorona_engine::tablebase::open_shared).transpose() {
         Ok(tb) => tb,
         Err(e) => {
@@ -348,7 +371,7 @@ fn worker(
             return;
         }
     };
-    let mut seats = match (Seat::new(&config.engines[0]), Seat::new(&config.engines[1])) {
+    let mut seats = match (Seat::new(&config.engines[0], log), Seat::new(&config.engines[1], log)) {
         (Ok(a), Ok(b)) => [a, b],
         (Err(e), _) | (_, Err(e)) => {
             let _ = tx.send(Err(e));

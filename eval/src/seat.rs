@@ -1,6 +1,7 @@
 //! A seat at the board: an in-process player or an external engine, behind one interface
 //! that turns every engine fault into a [`Fault`].
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use fanorona_core::{Color, Game, Move, MoveError, Position, Termination};
@@ -11,6 +12,7 @@ use fanorona_engine::{Player, PlayerSpec, Rng};
 
 use crate::EvalError;
 use crate::external::{ExternalEngine, Fault};
+use crate::log::EngineLog;
 use crate::spec::{Clock, EngineKind, EngineSpec, ExternalSpec};
 use crate::timecontrol::Control;
 
@@ -21,8 +23,9 @@ pub(crate) enum Seat {
     /// worker played which games; searching players are reused and told `new_game`.
     /// `control`: the limits of the engine options (time control), applied over the spec's.
     Player { spec: PlayerSpec, player: Box<dyn Player>, rebuild: bool, control: Control },
-    /// An external program, started on first use and restarted after a fault.
-    External { spec: ExternalSpec, engine: Option<ExternalEngine> },
+    /// An external program, started on first use and restarted after a fault; each process
+    /// logged as `name#N` when the match has a log.
+    External { spec: ExternalSpec, engine: Option<ExternalEngine>, name: String, log: Option<Arc<EngineLog>> },
 }
 
 impl std::fmt::Debug for Seat {
@@ -46,7 +49,7 @@ pub(crate) struct ClockState {
 }
 
 impl Seat {
-    pub(crate) fn new(engine: &EngineSpec) -> Result<Seat, EvalError> {
+    pub(crate) fn new(engine: &EngineSpec, log: Option<&Arc<EngineLog>>) -> Result<Seat, EvalError> {
         Ok(match &engine.kind {
             EngineKind::Player(spec) => {
                 let player = spec
@@ -55,7 +58,12 @@ impl Seat {
                 let rebuild = matches!(spec, PlayerSpec::Random | PlayerSpec::Greedy);
                 Seat::Player { spec: spec.clone(), player, rebuild, control: engine.control }
             }
-            EngineKind::External(spec) => Seat::External { spec: spec.clone(), engine: None },
+            EngineKind::External(spec) => Seat::External {
+                spec: spec.clone(),
+                engine: None,
+                name: engine.name.clone(),
+                log: log.cloned(),
+            },
         })
     }
 
@@ -70,9 +78,9 @@ impl Seat {
                 player.new_game();
                 Ok(())
             }
-            Seat::External { spec, engine } => {
+            Seat::External { spec, engine, name, log } => {
                 if engine.is_none() {
-                    *engine = Some(ExternalEngine::start(spec)?);
+                    *engine = Some(ExternalEngine::start_logged(spec, log.as_ref().map(|l| l.handle(name)))?);
                 }
                 let e = engine.as_mut().ok_or_else(|| Fault::failure("engine missing"))?;
                 let r = e.send("newgame").and_then(|()| e.sync());
@@ -146,7 +154,7 @@ impl Seat {
                 };
                 Ok((d.mv, info, t.elapsed()))
             }
-            Seat::External { spec, engine } => {
+            Seat::External { spec, engine, .. } => {
                 let r = Self::choose_external(spec, engine, game, clocks);
                 if r.is_err() {
                     *engine = None;

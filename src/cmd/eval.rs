@@ -64,8 +64,10 @@ struct MatchArgs {
     /// Games played at the same time.
     #[arg(long, short = 'c', default_value_t = 1)]
     concurrency: usize,
-    /// Openings: a file of position strings (one per line, # comments), `random:plies=K` or
-    /// `start`.
+    /// Openings: a file of position strings (one per line, # comments; each optionally
+    /// followed by turns), `file=F [order=sequential|random] [start=K] [plies=P]` (the first P
+    /// turns of each line, in file order or shuffled by --seed, from the K-th line),
+    /// `random:plies=K` or `start`. Repeated openings of a file are reported.
     #[arg(long, default_value = "random:plies=6")]
     openings: String,
     /// Stop as soon as an SPRT decides, e.g. `elo0=0,elo1=10,alpha=0.05,beta=0.05`
@@ -104,12 +106,25 @@ struct MatchArgs {
     /// `--each timemargin=50`); repeatable.
     #[arg(long, value_name = "KEY=VALUE")]
     each: Vec<String>,
+    /// Log every line exchanged with external engines and their standard error, with UTC
+    /// timestamps, to FILE (replaced; bounded by --log-limit).
+    #[arg(long, value_name = "FILE")]
+    log: Option<PathBuf>,
+    /// The most the --log file may hold, in MiB.
+    #[arg(long, value_name = "MIB", default_value_t = 256, requires = "log")]
+    log_limit: u64,
+    /// When not on a terminal, print the running result every N games (default: every tenth
+    /// of the match).
+    #[arg(long, value_name = "N")]
+    ratinginterval: Option<u64>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
 }
 
 use fanorona_eval::MAX_GAMES;
+/// The largest --log-limit, in MiB (a TiB).
+const MAX_LOG_MIB: u64 = 1 << 20;
 /// Games played at once at most.
 const MAX_CONCURRENCY: usize = 1024;
 
@@ -126,6 +141,16 @@ impl MatchArgs {
                 text.parse::<EngineSpec>().map_err(eval_err)
             })
             .collect()
+    }
+
+    /// `--log` and `--log-limit`.
+    fn set_log(&self, c: &mut MatchConfig) -> anyhow::Result<()> {
+        if self.log_limit == 0 || self.log_limit > MAX_LOG_MIB {
+            return Err(bad_input("--log-limit", format!("must be 1..={MAX_LOG_MIB} MiB")));
+        }
+        c.log = self.log.clone();
+        c.log_limit = self.log_limit << 20;
+        Ok(())
     }
 
     /// `--draw` and `--resign`.
@@ -148,13 +173,23 @@ impl MatchArgs {
         if self.games == 0 || self.games > MAX_GAMES {
             return Err(bad_input("--games", format!("must be 1..={MAX_GAMES}")));
         }
+
         let mut c = MatchConfig::new(engines[0].clone(), engines[1].clone(), self.games);
         c.openings = self.openings.parse::<OpeningSource>().map_err(eval_err)?;
+        // A file is read now: a bad line is reported before any game, repeats as a warning.
+        let repeats = c.openings.duplicates().map_err(eval_err)?;
+        for (line, earlier) in repeats.iter().take(10) {
+            eprintln!("warning: openings {}: line {line} repeats the opening of line {earlier}", c.openings);
+        }
+        if repeats.len() > 10 {
+            eprintln!("warning: openings {}: {} repeated openings in all", c.openings, repeats.len());
+        }
         c.seed = self.seed;
         c.rules = self.draw.rules();
         c.tb = self.tb.clone();
         c.adjudication = self.adjudication()?;
         c.pgn_out = self.pgnout.clone();
+        self.set_log(&mut c)?;
         c.sprt = match &self.sprt {
             Some(s) => Some(s.parse::<SprtConfig>().map_err(|e| bad_input("--sprt", e))?),
             None => None,
@@ -167,6 +202,13 @@ impl MatchArgs {
 }
 
 pub fn run(args: &Args) -> anyhow::Result<()> {
+    let opts = match &args.tournament {
+        None => &args.opts,
+        Some(Tournament::Gauntlet(t) | Tournament::Roundrobin(t)) => &t.opts,
+    };
+    if opts.ratinginterval == Some(0) {
+        return Err(bad_input("--ratinginterval", "must be at least 1"));
+    }
     match &args.tournament {
         None => run_single(&args.opts),
         Some(Tournament::Gauntlet(t)) => run_many(t, Mode::Gauntlet),
@@ -187,21 +229,25 @@ fn progress_bar(total: u64, json: bool) -> Option<ProgressBar> {
 }
 
 /// Off a terminal (a batch job's log), one line on stderr each time another tenth of the games
-/// is done; nothing with --json.
+/// is done, or every `--ratinginterval` games; nothing with --json.
 struct LineProgress {
     enabled: bool,
-    tenth: u64,
+    interval: Option<u64>,
+    step: u64,
 }
 
 impl LineProgress {
-    fn new(json: bool) -> LineProgress {
-        LineProgress { enabled: !json && !std::io::stderr().is_terminal(), tenth: 0 }
+    fn new(json: bool, interval: Option<u64>) -> LineProgress {
+        LineProgress { enabled: !json && !std::io::stderr().is_terminal(), interval, step: 0 }
     }
 
     fn update(&mut self, prefix: &str, p: &Progress) {
-        let tenth = (p.games * 10).checked_div(p.planned).unwrap_or(10);
-        if self.enabled && tenth > self.tenth {
-            self.tenth = tenth;
+        let step = match self.interval {
+            Some(n) => p.games / n,
+            None => (p.games * 10).checked_div(p.planned).unwrap_or(10),
+        };
+        if self.enabled && step > self.step {
+            self.step = step;
             eprintln!("{prefix}{}/{} games  {}", p.games, p.planned, progress_message(p));
         }
     }
@@ -228,6 +274,7 @@ fn run_single(a: &MatchArgs) -> anyhow::Result<()> {
         let mut c = MatchConfig::load(dir).map_err(eval_err)?;
         c.concurrency = a.concurrency;
         c.pgn_out = a.pgnout.clone();
+        a.set_log(&mut c)?;
         c
     } else {
         let engines = a.engines()?;
@@ -237,7 +284,7 @@ fn run_single(a: &MatchArgs) -> anyhow::Result<()> {
         a.template([x, y])?
     };
     let pb = progress_bar(config.pairs() * 2, a.json);
-    let mut lines = LineProgress::new(a.json);
+    let mut lines = LineProgress::new(a.json, a.ratinginterval);
     let report = run_match(&config, &mut |p| {
         lines.update("", p);
         if let Some(pb) = &pb {
@@ -258,6 +305,7 @@ fn print_match(report: &MatchReport, config: &MatchConfig, json: bool) -> anyhow
     if json {
         let mut v = serde_json::to_value(report)?;
         v["openings"] = config.openings.to_string().into();
+        v["opening_repeats"] = config.openings.duplicates().map_or(0, |d| d.len()).into();
         v["seed"] = config.seed.into();
         v["games_per_second"] = games_per_second(report).into();
         writeln!(out, "{v}")?;
@@ -308,14 +356,14 @@ fn run_many(t: &TournamentArgs, mode: Mode) -> anyhow::Result<()> {
     let per_match = config.template.pairs() * 2;
     let mut index: Option<(usize, usize)> = None;
     let mut base = 0u64;
-    let mut lines = LineProgress::new(a.json);
+    let mut lines = LineProgress::new(a.json, a.ratinginterval);
     let report = run_tournament(&config, &mut |i, j, p| {
         if index != Some((i, j)) {
             if index.is_some() {
                 base += per_match;
             }
             index = Some((i, j));
-            lines = LineProgress::new(a.json);
+            lines = LineProgress::new(a.json, a.ratinginterval);
         }
         lines.update(&format!("{} vs {}: ", names[i], names[j]), p);
         if let Some(pb) = &pb {
