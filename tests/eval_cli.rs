@@ -304,3 +304,77 @@ fn an_engine_path_with_a_space_and_each_options() {
     assert_eq!(v["faults"].as_array().map(Vec::len), Some(0), "{v}");
     assert_eq!(v["engines"][0], "spaced");
 }
+
+#[test]
+fn shards_from_a_job_array_merge_into_the_one_big_match() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let args = |out: &str| -> Vec<String> {
+        ["eval", "-e", "alphabeta:depth=2", "-e", "alphabeta:depth=1", "-n", "10", "--seed", "3"]
+            .iter()
+            .map(|s| s.to_string())
+            .chain(["--sprt".into(), "elo0=0,elo1=10".into(), "-o".into(), out.to_string(), "--json".into()])
+            .collect()
+    };
+    // Shards 1..3 of a Slurm array --array=1-3: the index counts from SLURM_ARRAY_TASK_MIN.
+    let mut shard_games = 0;
+    for task in 1..=3 {
+        let o = Command::new(BIN)
+            .args(args(&d("s-{shard}")))
+            .env("SLURM_ARRAY_TASK_ID", task.to_string())
+            .env("SLURM_ARRAY_TASK_COUNT", "3")
+            .env("SLURM_ARRAY_TASK_MIN", "1")
+            .output()
+            .unwrap();
+        shard_games += json(&o)["games"].as_u64().unwrap();
+    }
+    assert_eq!(shard_games, 10);
+    let one = json(&fanorona(&args(&d("one")).iter().map(String::as_str).collect::<Vec<_>>()));
+    let merged =
+        json(&fanorona(&["eval", "merge", &d("s-0"), &d("s-2"), &d("s-1"), "-o", &d("all"), "--json"]));
+    assert_eq!(merged["complete"], true);
+    assert_eq!(merged["shards"], serde_json::json!([0, 1, 2]));
+    for key in ["games", "wdl", "pentanomial", "elo", "terminations"] {
+        assert_eq!(merged["report"][key], one[key], "{key}");
+    }
+    assert_eq!(merged["report"]["sprt"]["llr"], one["sprt"]["llr"]);
+    // The same games, in the same order, as the one big run.
+    assert_eq!(
+        std::fs::read(dir.path().join("all/games.bin")).unwrap(),
+        std::fs::read(dir.path().join("one/games.bin")).unwrap()
+    );
+    // The merged directory is a finished match.
+    let again = json(&fanorona(&["eval", "--resume", "-o", &d("all"), "--json"]));
+    assert_eq!((again["games"].as_u64(), again["games_this_run"].as_u64()), (Some(10), Some(0)));
+    // Two shards missing: a report on the union, no state file.
+    let part = json(&fanorona(&["eval", "merge", &d("s-1"), "-o", &d("part"), "--json"]));
+    assert_eq!((part["complete"].as_bool(), part["report"]["games"].as_u64()), (Some(false), Some(4)));
+    assert!(!dir.path().join("part/state.json").exists());
+
+    // Shards that do not belong together: exit 2, nothing written.
+    let other = d("other-{shard}");
+    let mut a = args(&other);
+    a.extend(["--shard".into(), "0/3".into(), "--max-plies".into(), "250".into()]);
+    json(&fanorona(&a.iter().map(String::as_str).collect::<Vec<_>>()));
+    for (inputs, needle) in [
+        (vec![d("s-0"), d("other-0")], "another match"),
+        (vec![d("s-0"), d("s-0")], "like"),
+        (vec![d("s-0"), d("one")], "of 1 shards"),
+        (vec![d("s-0"), d("nothing")], "nothing"),
+    ] {
+        let mut m = vec!["eval".to_string(), "merge".into()];
+        m.extend(inputs.clone());
+        m.extend(["-o".into(), d("bad")]);
+        let o = fanorona(&m.iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(o.status.code(), Some(2), "{inputs:?}: {o:?}");
+        assert!(String::from_utf8_lossy(&o.stderr).contains(needle), "{inputs:?}: {o:?}");
+        assert!(!dir.path().join("bad").exists());
+    }
+    for bad in ["3/3", "x/2", "1"] {
+        let mut a = args(&d("z"));
+        a.extend(["--shard".into(), bad.into()]);
+        let o = fanorona(&a.iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(o.status.code(), Some(2), "{bad}: {o:?}");
+        assert!(!dir.path().join("z").exists());
+    }
+}

@@ -5,6 +5,7 @@ mod error;
 pub mod external;
 mod game;
 pub mod log;
+mod merge;
 pub mod openings;
 mod pgnout;
 mod report;
@@ -18,6 +19,7 @@ mod tournament;
 
 pub use adjudication::{Adjudication, DrawRule, ResignRule};
 pub use error::EvalError;
+pub use merge::{MergeReport, merge_shards};
 pub use openings::OpeningSource;
 pub use report::{FaultRecord, GameSummary, MatchReport, SprtReport, fmt_num};
 pub use runner::{MAX_GAMES, MatchConfig, Progress, run_match};

@@ -15,6 +15,8 @@ use fanorona_engine::Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::EvalError;
+use fanorona_selfplay::Shard;
+
 use crate::adjudication::Adjudication;
 use crate::external::ExternalEngine;
 use crate::game::{Played, Referee, play_game};
@@ -52,6 +54,9 @@ pub struct MatchConfig {
     /// Score adjudication (`--draw`, `--resign`).
     #[serde(default)]
     pub adjudication: Adjudication,
+    /// Play only this shard's block of pairs (`--shard I/N`); `eval merge` joins the shards.
+    #[serde(default)]
+    pub shard: Option<Shard>,
     /// Games played at once.
     #[serde(skip, default = "one")]
     pub concurrency: usize,
@@ -97,6 +102,7 @@ impl MatchConfig {
             sprt: None,
             tb: None,
             adjudication: Adjudication::default(),
+            shard: None,
             concurrency: 1,
             out: None,
             resume: false,
@@ -107,9 +113,20 @@ impl MatchConfig {
         }
     }
 
-    /// Pairs to play.
+    /// Pairs of the whole match (all shards).
     pub fn pairs(&self) -> u64 {
         self.games.div_ceil(2)
+    }
+
+    /// The pairs this run plays: `first..end` (all of them without a shard).
+    pub fn pair_range(&self) -> (u64, u64) {
+        match self.shard {
+            None => (0, self.pairs()),
+            Some(s) => {
+                let g = s.split(self.pairs());
+                (g.first, g.first + g.games)
+            }
+        }
     }
 
     /// The configuration saved in an output directory (for `--resume`), with `out` set.
@@ -174,6 +191,9 @@ pub fn run_match(
     if config.games == 0 || config.games > MAX_GAMES {
         return Err(EvalError::Config(format!("games must be 1..={MAX_GAMES}")));
     }
+    if let Some(s) = config.shard {
+        Shard::new(s.index, s.count).map_err(EvalError::Config)?;
+    }
     if config.concurrency == 0 {
         return Err(EvalError::Config("concurrency must be at least 1".into()));
     }
@@ -190,7 +210,9 @@ pub fn run_match(
             eng.shutdown();
         }
     }
-    let total_pairs = config.pairs();
+    // A shard plays its block of pairs, `first..end` of the whole match's.
+    let (first, end) = config.pair_range();
+    let total_pairs = end - first;
     let openings = Openings::new(&config.openings, config.seed)?;
 
     let mut tally = Tally::default();
@@ -207,7 +229,7 @@ pub fn run_match(
                     reason: "the saved match has a different configuration".into(),
                 });
             }
-            let (w, kept) = state::reopen_games(dir, config, st.pairs_done * 2)?;
+            let (w, kept) = state::reopen_games(dir, config, first * 2, st.pairs_done * 2)?;
             summaries = state::summaries_from_records(&kept, &st.faults);
             for pair in summaries.chunks(2) {
                 if let [a, b] = pair {
@@ -240,12 +262,14 @@ pub fn run_match(
     let mut pgn = config.pgn_out.as_deref().map(|p| PgnOut::open(p, &config.engines)).transpose()?;
     let log = config.log.as_deref().map(|p| EngineLog::create(p, config.log_limit)).transpose()?;
     let done_pairs = summaries.len() as u64 / 2;
-    let sprt_now = |t: &Tally| t.sprt(config.sprt.as_ref());
+    // A shard plays all its pairs: the SPRT is for the union of the shards (`eval merge`).
+    let sprt = if config.shard.is_some() { None } else { config.sprt.as_ref() };
+    let sprt_now = |t: &Tally| t.sprt(sprt);
     let decided = |t: &Tally| sprt_now(t).is_some_and(|r| r.verdict != SprtVerdict::Continue);
     let already_over = finished || done_pairs >= total_pairs || decided(&tally);
 
     let stop = AtomicBool::new(false);
-    let next = AtomicUsize::new(done_pairs as usize);
+    let next = AtomicUsize::new((first + done_pairs) as usize);
     let mut games_this_run = 0;
     let mut stopped_early = false;
     let mut failure: Option<EvalError> = None;
@@ -256,7 +280,7 @@ pub fn run_match(
             for k in 0..workers {
                 let tx = tx.clone();
                 let (stop, next, openings, log) = (&stop, &next, &openings, log.as_ref());
-                let shared = Shared { config, openings, total_pairs, next, stop, log };
+                let shared = Shared { config, openings, end, next, stop, log };
                 let spawned = std::thread::Builder::new()
                     .name(format!("match-{k}"))
                     .spawn_scoped(scope, move || worker(&shared, &tx));
@@ -269,7 +293,7 @@ pub fn run_match(
             }
             drop(tx);
             let mut pending: BTreeMap<u64, PairDone> = BTreeMap::new();
-            let mut expect = done_pairs;
+            let mut expect = first + done_pairs;
             for msg in rx {
                 let done = match msg {
                     Ok(d) => d,
@@ -308,12 +332,12 @@ pub fn run_match(
                         llr: sprt.map(|s| (s.llr, s.bounds.0, s.bounds.1)),
                     });
                     let is_decided = sprt.is_some_and(|s| s.verdict != SprtVerdict::Continue);
-                    let all = expect >= total_pairs;
+                    let all = expect >= end;
                     if let Some(dir) = &config.out {
                         let st = MatchState {
                             version: 1,
                             config: config.clone(),
-                            pairs_done: expect,
+                            pairs_done: expect - first,
                             faults: tally.faults.clone(),
                             finished: is_decided || all,
                         };
@@ -355,14 +379,15 @@ fn seat_seed(seed: u64, game: u64, engine: usize) -> u64 {
 struct Shared<'a> {
     config: &'a MatchConfig,
     openings: &'a Openings,
-    total_pairs: u64,
+    /// One past the last pair to play.
+    end: u64,
     next: &'a AtomicUsize,
     stop: &'a AtomicBool,
     log: Option<&'a Arc<EngineLog>>,
 }
 
 fn worker(shared: &Shared<'_>, tx: &std::sync::mpsc::Sender<Result<PairDone, EvalError>>) {
-    let Shared { config, openings, total_pairs, next, stop, log } = *shared;
+    let Shared { config, openings, end, next, stop, log } = *shared;
     let tb = match config.tb.as_deref().map(fanorona_engine::tablebase::open_shared).transpose() {
         Ok(tb) => tb,
         Err(e) => {
@@ -384,7 +409,7 @@ fn worker(shared: &Shared<'_>, tx: &std::sync::mpsc::Sender<Result<PairDone, Eva
             break;
         }
         let pair = next.fetch_add(1, Ordering::Relaxed) as u64;
-        if pair >= total_pairs {
+        if pair >= end {
             break;
         }
         let start = match openings.get(pair) {

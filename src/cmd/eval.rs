@@ -10,6 +10,7 @@ use fanorona_eval::{
     Adjudication, DrawRule, EngineSpec, EvalError, MatchConfig, MatchReport, Mode, OpeningSource, Progress,
     ResignRule, TournamentConfig, TournamentReport, fmt_num, run_match, run_tournament,
 };
+use fanorona_selfplay::Shard;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::exit::bad_input;
@@ -38,6 +39,22 @@ enum Tournament {
     Gauntlet(TournamentArgs),
     /// Every engine plays every other; all are rated.
     Roundrobin(TournamentArgs),
+    /// Join the output directories of a sharded match (`--shard I/N`) into one: games,
+    /// report, ratings and SPRT verdict on the union (refuses shards of different matches).
+    Merge(MergeArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct MergeArgs {
+    /// The shards' output directories.
+    #[arg(required = true)]
+    dirs: Vec<PathBuf>,
+    /// Output directory (games.bin, report.json, and state.json when every shard is there).
+    #[arg(long, short = 'o')]
+    out: PathBuf,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -117,6 +134,11 @@ struct MatchArgs {
     /// of the match).
     #[arg(long, value_name = "N")]
     ratinginterval: Option<u64>,
+    /// Play only shard I of N (`3/8`, from 0) of the match's pairs, for a cluster job array;
+    /// by default taken from SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT when set. `{shard}` in
+    /// --out is replaced by the index. Join the shards with `fanorona eval merge`.
+    #[arg(long, value_name = "I/N")]
+    shard: Option<String>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -141,6 +163,25 @@ impl MatchArgs {
                 text.parse::<EngineSpec>().map_err(eval_err)
             })
             .collect()
+    }
+
+    /// `--shard`, or the job array's task from the environment.
+    fn shard(&self) -> anyhow::Result<Option<Shard>> {
+        let shard = match &self.shard {
+            Some(s) => s.parse::<Shard>().map_err(|e| bad_input("--shard", e))?,
+            None => match Shard::from_env(|k| std::env::var(k).ok(), None) {
+                Ok(Some(s)) => s,
+                Ok(None) => return Ok(None),
+                Err(e) => return Err(bad_input("shard from the environment", e)),
+            },
+        };
+        if self.out.is_none() {
+            return Err(bad_input(
+                "--shard",
+                "needs --out DIR (the shards are joined with `fanorona eval merge`)",
+            ));
+        }
+        Ok(Some(shard))
     }
 
     /// `--log` and `--log-limit`.
@@ -205,6 +246,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let opts = match &args.tournament {
         None => &args.opts,
         Some(Tournament::Gauntlet(t) | Tournament::Roundrobin(t)) => &t.opts,
+        Some(Tournament::Merge(m)) => return run_merge(m),
     };
     if opts.ratinginterval == Some(0) {
         return Err(bad_input("--ratinginterval", "must be at least 1"));
@@ -213,6 +255,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         None => run_single(&args.opts),
         Some(Tournament::Gauntlet(t)) => run_many(t, Mode::Gauntlet),
         Some(Tournament::Roundrobin(t)) => run_many(t, Mode::RoundRobin),
+        Some(Tournament::Merge(m)) => run_merge(m),
     }
 }
 
@@ -281,7 +324,12 @@ fn run_single(a: &MatchArgs) -> anyhow::Result<()> {
         let [x, y] = <[EngineSpec; 2]>::try_from(engines).map_err(|e| {
             bad_input("--engine", format!("a match needs exactly two engines, got {}", e.len()))
         })?;
-        a.template([x, y])?
+        let mut c = a.template([x, y])?;
+        c.shard = a.shard()?;
+        if let (Some(s), Some(o)) = (c.shard, &a.out) {
+            c.out = Some(s.path(o));
+        }
+        c
     };
     let pb = progress_bar(config.pairs() * 2, a.json);
     let mut lines = LineProgress::new(a.json, a.ratinginterval);
@@ -338,6 +386,9 @@ fn run_many(t: &TournamentArgs, mode: Mode) -> anyhow::Result<()> {
             "--engine",
             format!("a tournament needs at least two engines, got {}", engines.len()),
         ));
+    }
+    if a.shard.is_some() {
+        return Err(bad_input("--shard", "is for two-engine matches (shard each pairing as its own match)"));
     }
     let template = a.template([engines[0].clone(), engines[1].clone()])?;
     let anchor = match &t.anchor {
@@ -424,4 +475,23 @@ fn write_chart(report: &TournamentReport, path: &Path) -> anyhow::Result<()> {
 
 fn finite_or_zero(x: f64) -> f64 {
     if x.is_finite() { x } else { 0.0 }
+}
+
+fn run_merge(m: &MergeArgs) -> anyhow::Result<()> {
+    let merged = fanorona_eval::merge_shards(&m.dirs, &m.out).map_err(eval_err)?;
+    let mut out = std::io::stdout().lock();
+    if m.json {
+        writeln!(out, "{}", serde_json::to_value(&merged)?)?;
+        return Ok(());
+    }
+    write!(out, "{}", merged.report.summary_text())?;
+    let missing: Vec<String> =
+        (0..merged.shard_count).filter(|i| !merged.shards.contains(i)).map(|i| i.to_string()).collect();
+    write!(out, "Shards: {} of {}", merged.shards.len(), merged.shard_count)?;
+    if !missing.is_empty() {
+        write!(out, " (missing: {})", missing.join(", "))?;
+    }
+    writeln!(out, "{}", if merged.complete { ", complete" } else { ", incomplete: no state file written" })?;
+    writeln!(out, "Games saved in {}", m.out.join(fanorona_eval::state::GAMES_FILE).display())?;
+    Ok(())
 }
