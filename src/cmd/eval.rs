@@ -19,11 +19,13 @@ use crate::exit::bad_input;
 ///
 /// Engines: in-process player specs (`random`, `greedy`, `alphabeta:depth=4,eval=handcrafted`,
 /// `alphabeta:nodes=20000,eval=net:PATH`) or external programs speaking the engine protocol
-/// (`cmd:PROGRAM ARGS;depth=4`, `cmd:PROGRAM;tc=10+0.1`, `cmd:PROGRAM;movetime=100`), each with
-/// an optional `;name=NAME`. Every opening is played twice with colours swapped. The first
+/// (`cmd:PROGRAM ARGS`, split as a shell would), each with options after `;`: `tc=40/60+0.6`,
+/// `st=0.2`, `depth=N`, `nodes=N`, `timemargin=MS`, `name=NAME` (any engine), `timeout=MS`,
+/// `option.NAME=VALUE` (programs). Every opening is played twice with colours swapped. The first
 /// engine's Elo over the second is reported.
 ///
-/// `fanorona eval gauntlet` and `fanorona eval roundrobin` rate several engines.
+/// `fanorona eval gauntlet` and `fanorona eval roundrobin` rate several engines; `fanorona eval
+/// merge` joins the shards of a `--shard I/N` match.
 #[derive(Debug, clap::Args)]
 #[command(args_conflicts_with_subcommands = true)]
 pub struct Args {
@@ -331,6 +333,12 @@ fn run_single(a: &MatchArgs) -> anyhow::Result<()> {
         }
         c
     };
+    let mut config = config;
+    if let Some(s) = config.shard {
+        // `{shard}` names each task's files.
+        config.pgn_out = config.pgn_out.map(|p| s.path(&p));
+        config.log = config.log.map(|p| s.path(&p));
+    }
     let pb = progress_bar(config.pairs() * 2, a.json);
     let mut lines = LineProgress::new(a.json, a.ratinginterval);
     let report = run_match(&config, &mut |p| {
