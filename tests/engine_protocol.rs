@@ -287,3 +287,23 @@ fn a_piped_go_prints_every_iteration_before_bestmove() {
     let best = text.lines().last().and_then(|l| l.strip_prefix("bestmove ")).unwrap();
     assert!(is_legal(&Position::start(), best), "{best}");
 }
+
+#[test]
+fn a_go_during_a_search_is_answered_and_ignored() {
+    let mut e = Engine::start(&[]);
+    handshake(&mut e);
+    e.send("position startpos");
+    e.send("go");
+    e.send("go depth 1");
+    // PROTOCOL.md: an info string, and the running search goes on.
+    let seen = e.until("info string go ignored");
+    assert!(!seen.iter().any(|l| l.starts_with("bestmove")), "{seen:?}");
+    e.send("stop");
+    let (best, _) = e.bestmove();
+    assert!(is_legal(&Position::start(), &best), "{best}");
+    // One bestmove for the one search that ran.
+    e.send("isready");
+    let after = e.until("readyok");
+    assert!(!after.iter().any(|l| l.starts_with("bestmove")), "{after:?}");
+    e.quit();
+}

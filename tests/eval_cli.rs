@@ -378,3 +378,42 @@ fn shards_from_a_job_array_merge_into_the_one_big_match() {
         assert!(!dir.path().join("z").exists());
     }
 }
+
+#[test]
+fn opening_files_name_bad_lines_and_report_repeats() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("book.txt");
+    let start = fanorona_core::Position::start().to_string();
+    let out = dir.path().join("m");
+    std::fs::write(&book, format!("{start} d3e3+\n{start}\n{start} moves d3e3+ # the first again\n"))
+        .unwrap();
+    let spec = format!("file={} order=random start=2", book.display());
+    let o = fanorona(&["eval", "-e", "greedy", "-e", "random", "-n", "4", "--openings", &spec, "--json"]);
+    let v = json(&o);
+    assert_eq!((v["games"].as_u64(), v["opening_repeats"].as_u64()), (Some(4), Some(1)), "{v}");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("line 3 repeats the opening of line 1"), "{o:?}");
+    // plies=0: every line is the start position.
+    let spec = format!("file={} plies=0", book.display());
+    let v =
+        json(&fanorona(&["eval", "-e", "greedy", "-e", "random", "-n", "2", "--openings", &spec, "--json"]));
+    assert_eq!(v["opening_repeats"], 2);
+    std::fs::write(&book, format!("{start}\n\n{start} d3e3+ zz\n")).unwrap();
+    for spec in [book.display().to_string(), format!("file={} plies=1", book.display())] {
+        let o = fanorona(&[
+            "eval",
+            "-e",
+            "greedy",
+            "-e",
+            "random",
+            "--openings",
+            &spec,
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{o:?}");
+        // Every turn of a line is checked, also beyond plies=P.
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("book.txt: line 3: turn 2 \"zz\""), "{err}");
+        assert!(!out.exists());
+    }
+}

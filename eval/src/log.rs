@@ -7,8 +7,8 @@
 //! 2026-12-01T11:50:02.126Z ext#1 ! a line of standard error
 //! ```
 //!
-//! The file is bounded: each logged line is cut at [`MAX_LOGGED_LINE`] bytes, and once the
-//! file holds its limit one last line says so and nothing more is written.
+//! The file is appended to and bounded: each logged line is cut at [`MAX_LOGGED_LINE`] bytes,
+//! and once a match has written its limit one last line says so and nothing more is written.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -58,12 +58,17 @@ pub struct LogHandle {
 }
 
 impl EngineLog {
-    /// Creates (or truncates) `path`, to hold at most `limit` bytes.
+    /// Opens `path` for appending (created if needed; the matches of a tournament share it),
+    /// to take at most `limit` more bytes.
     ///
     /// # Errors
     /// [`EvalError::Io`] when the file cannot be created.
     pub fn create(path: &Path, limit: u64) -> Result<Arc<EngineLog>, EvalError> {
-        let file = File::create(path).map_err(|e| EvalError::io(path, e))?;
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| EvalError::io(path, e))?;
         Ok(Arc::new(EngineLog {
             path: path.to_path_buf(),
             state: Mutex::new(LogState { file: BufWriter::new(file), written: 0, full: false }),
@@ -162,6 +167,7 @@ mod tests {
         assert!(text.lines().nth(1).unwrap().contains("log full"), "{text}");
         a.line(Direction::FromEngine, "bestmove d3e3+");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+        std::fs::remove_file(&path).unwrap();
         let log = EngineLog::create(&path, 1 << 20).unwrap();
         log.handle("x").line(Direction::Stderr, &"y".repeat(MAX_LOGGED_LINE + 5));
         let text = std::fs::read_to_string(&path).unwrap();

@@ -233,7 +233,8 @@ pub fn read_book(path: &Path, plies: Option<u32>) -> Result<Book, EvalError> {
     Ok(book)
 }
 
-/// One line of a book: the position after its first `plies` turns.
+/// One line of a book: the position after its first `plies` turns (every turn of the line is
+/// checked, played or not).
 fn book_line(line: &str, plies: Option<u32>) -> Result<Position, String> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let head = words.iter().take(2).copied().collect::<Vec<_>>().join(" ");
@@ -242,14 +243,18 @@ fn book_line(line: &str, plies: Option<u32>) -> Result<Position, String> {
     if turns.peek() == Some(&"moves") {
         turns.next();
     }
-    for (k, t) in turns.take(plies.map_or(usize::MAX, |p| p as usize)).enumerate() {
+    let mut opening = None;
+    for (k, t) in turns.enumerate() {
+        if plies.is_some_and(|p| k == p as usize) {
+            opening = Some(pos);
+        }
         if pos.is_game_over() {
             return Err(format!("turn {} {t:?} comes after the end of the game", k + 1));
         }
         let m = pos.parse_move(t).map_err(|e| format!("turn {} {t:?} in {pos}: {e}", k + 1))?;
         pos.play_unchecked(&m);
     }
-    Ok(pos)
+    Ok(opening.unwrap_or(pos))
 }
 
 /// `count` openings from `source` (deterministic given `seed`): the first `count` of

@@ -126,7 +126,7 @@ struct MatchArgs {
     #[arg(long, value_name = "KEY=VALUE")]
     each: Vec<String>,
     /// Log every line exchanged with external engines and their standard error, with UTC
-    /// timestamps, to FILE (replaced; bounded by --log-limit).
+    /// timestamps, to FILE (appended to; each match writes at most --log-limit).
     #[arg(long, value_name = "FILE")]
     log: Option<PathBuf>,
     /// The most the --log file may hold, in MiB.
