@@ -585,10 +585,12 @@ mod tests {
         assert!(text.contains("[Round \"42\"]\n"), "{text}");
         assert!(text.contains("[White \"alphabeta:depth=2 \\\"q\\\"\"]"), "{text}");
         assert!(text.contains("[Termination \"resign adjudication\"]"), "{text}");
-        assert!(text.contains(" {+1.25/8 103} "), "{text}");
-        assert!(text.contains(" {-0.30/7 98 random} "), "{text}");
-        assert!(text.contains(" {+M3 5} "), "{text}");
+        assert!(text.contains(" {+1.25/8 103}"), "{text}");
+        assert!(text.contains(" {-0.30/7 98 random}"), "{text}");
+        assert!(text.contains(" {+M3 5}"), "{text}");
         assert!(text.lines().all(|l| l.len() <= 80), "{text}");
+        // A turn and its comment share a line.
+        assert!(!text.contains("\n{"), "{text}");
         let back: Vec<GameRecord> = PgnReader::new(&out[..]).map(Result::unwrap).collect();
         assert_eq!(back, vec![rec.clone(), rec]);
     }
@@ -625,6 +627,26 @@ mod tests {
         let err = PgnReader::new(long.as_bytes()).find_map(Result::err).unwrap().to_string();
         assert!(err.contains("longer than"), "{err}");
         assert_eq!(PgnReader::new(&b"\n\n"[..]).count(), 0);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+        /// A damaged file gives games and at most one error, last, never a panic.
+        #[test]
+        fn damaged_pgn_never_panics(edits in proptest::collection::vec((0usize..2000, 0u8..=255), 1..8)) {
+            let mut v = Vec::new();
+            write_game(&mut v, &record(), &PgnTags::default(), Some(&[1, 2, 3])).unwrap();
+            write_game(&mut v, &record(), &PgnTags::default(), None).unwrap();
+            for (at, byte) in edits {
+                let n = v.len();
+                v[at % n] = byte;
+            }
+            // The reader stops at the first error.
+            let items: Vec<_> = PgnReader::new(&v[..]).collect();
+            let errors = items.iter().filter(|r| r.is_err()).count();
+            proptest::prop_assert!(errors <= 1);
+            proptest::prop_assert!(errors == 0 || items.last().is_some_and(Result::is_err));
+        }
     }
 
     #[test]
