@@ -33,7 +33,7 @@ enum Command {
     /// Inspect, check, export and merge game record files.
     Data(cmd::data::Args),
     /// Engine matches: Elo with intervals, SPRT; gauntlets and round robins with ratings.
-    Eval(cmd::eval::Args),
+    Eval(Box<cmd::eval::Args>),
     /// The board in the browser: replay record files, analyse positions, play any engine.
     Serve(cmd::serve::Args),
     /// Endgame tablebases: generate every position up to N stones, probe positions.

@@ -263,3 +263,47 @@ fn draw_rule_options_reach_the_search() {
     e.until("info string");
     e.quit();
 }
+
+#[test]
+fn a_piped_go_prints_every_iteration_before_bestmove() {
+    // `printf 'position startpos\ngo depth 4\n' | fanorona engine`: the input ends at once.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fanorona"))
+        .arg("engine")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"position startpos\ngo depth 4\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let depths: Vec<u32> = text.lines().filter_map(info_depth).collect();
+    assert_eq!(depths, [1, 2, 3, 4], "{text}");
+    for l in text.lines().filter(|l| l.starts_with("info depth")) {
+        for word in [" score ", " nodes ", " nps ", " time ", " pv "] {
+            assert!(l.contains(word), "{word} missing in {l}");
+        }
+    }
+    let best = text.lines().last().and_then(|l| l.strip_prefix("bestmove ")).unwrap();
+    assert!(is_legal(&Position::start(), best), "{best}");
+}
+
+#[test]
+fn a_go_during_a_search_is_answered_and_ignored() {
+    let mut e = Engine::start(&[]);
+    handshake(&mut e);
+    e.send("position startpos");
+    e.send("go");
+    e.send("go depth 1");
+    // PROTOCOL.md: an info string, and the running search goes on.
+    let seen = e.until("info string go ignored");
+    assert!(!seen.iter().any(|l| l.starts_with("bestmove")), "{seen:?}");
+    e.send("stop");
+    let (best, _) = e.bestmove();
+    assert!(is_legal(&Position::start(), &best), "{best}");
+    // One bestmove for the one search that ran.
+    e.send("isready");
+    let after = e.until("readyok");
+    assert!(!after.iter().any(|l| l.starts_with("bestmove")), "{after:?}");
+    e.quit();
+}

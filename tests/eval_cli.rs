@@ -162,3 +162,258 @@ fn a_full_disk_is_a_failure_and_leaves_no_temporary() {
     assert_eq!(o.status.code(), Some(1), "{o:?}");
     assert!(std::fs::symlink_metadata(out.join("state.json.tmp")).is_err(), "the temporary was left behind");
 }
+
+#[test]
+fn adjudication_and_pgn_round_trip_through_the_record_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("m");
+    let pgn = dir.path().join("m.pgn");
+    let ext = format!("cmd:{BIN} engine;depth=2;name=ext");
+    let v = json(&fanorona(&[
+        "eval",
+        "-e",
+        &ext,
+        "-e",
+        "alphabeta:depth=1;name=ab1",
+        "-n",
+        "4",
+        "--resign",
+        "movecount=2",
+        "score=300",
+        "twosided=true",
+        "--draw",
+        "movenumber=200",
+        "movecount=10",
+        "score=5",
+        "-o",
+        out.to_str().unwrap(),
+        "--pgnout",
+        pgn.to_str().unwrap(),
+        "--json",
+    ]));
+    // Two-sided: the external engine's info scores and the in-process player's agree on the
+    // resignations (counted in the endings).
+    assert!(v["terminations"]["resign adjudication"].as_u64().unwrap_or(0) >= 1, "{v}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(text.matches("[Event \"fanorona eval\"]").count(), 4, "{text}");
+    for tag in
+        ["[White \"ext\"]", "[Black \"ab1\"]", "[FEN \"", "[TimeControl \"depth=2 vs -\"]", "[Termination \""]
+    {
+        assert!(text.contains(tag), "{tag} missing in {text}");
+    }
+    // A comment per searched turn: score/depth and milliseconds.
+    let comment = regex_free_comment(&text);
+    assert!(comment, "no {{+x.xx/2 ms}} comment in {text}");
+    // The PGN file reads back into the same games as the record file holds.
+    let imported = dir.path().join("i.bin");
+    let o = fanorona(&["data", "import", pgn.to_str().unwrap(), "-o", imported.to_str().unwrap()]);
+    assert!(o.status.success(), "{o:?}");
+    let export = |f: &std::path::Path, fmt: &str| {
+        let o = fanorona(&["data", "export", f.to_str().unwrap(), "--format", fmt]);
+        assert!(o.status.success(), "{o:?}");
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let games = out.join("games.bin");
+    assert_eq!(export(&games, "jsonl"), export(&imported, "jsonl"));
+    // export --format pgn then import again: the same PGN (times are not in record files).
+    let a = export(&games, "pgn");
+    let again = dir.path().join("a.pgn");
+    std::fs::write(&again, &a).unwrap();
+    let back = dir.path().join("back.bin");
+    assert!(
+        fanorona(&["data", "import", again.to_str().unwrap(), "-o", back.to_str().unwrap()]).status.success()
+    );
+    assert_eq!(export(&back, "pgn"), a);
+    assert_eq!(a.matches("[Round \"").count(), 4);
+}
+
+/// Whether `text` has a turn comment like `{+1.25/2 13}` or `{-0.40/2 0}`.
+fn regex_free_comment(text: &str) -> bool {
+    text.split('{').skip(1).filter_map(|c| c.split_once('}')).any(|(c, _)| {
+        let mut w = c.split(' ');
+        let (Some(sd), Some(ms), None) = (w.next(), w.next(), w.next()) else { return false };
+        let Some((s, d)) = sd.split_once('/') else { return false };
+        (s.starts_with('+') || s.starts_with('-'))
+            && s[1..].contains('.')
+            && d == "2"
+            && ms.bytes().all(|b| b.is_ascii_digit())
+    })
+}
+
+#[test]
+fn bad_match_settings_exit_2_and_write_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("m");
+    let pgn = dir.path().join("m.pgn");
+    let (o, p) = (out.to_str().unwrap(), pgn.to_str().unwrap());
+    let base = ["eval", "-e", "greedy", "-e", "random", "-n", "2", "-o", o, "--pgnout", p];
+    for (extra, needle) in [
+        (&["--draw", "movecount=x", "score=1"][..], "movecount"),
+        (&["--draw", "movecount=3"], "score= is missing"),
+        (&["--resign", "movecount=3", "score=10", "depth=2"], "allowed: movecount, score, twosided"),
+        (&["--resign", "movecount=3", "score=10", "twosided=perhaps"], "twosided"),
+        (&["--each", "tc=40/0+1"], "base time above 0"),
+        (&["--each", "tc=abc"], "tc base"),
+        (&["--each", "st=-1"], "st"),
+        (&["--each", "frob=1"], "allowed: name, depth, nodes, st, movetime, tc, timemargin"),
+    ] {
+        let mut args = base.to_vec();
+        args.extend_from_slice(extra);
+        let r = fanorona(&args);
+        assert_eq!(r.status.code(), Some(2), "{extra:?}: {r:?}");
+        let err = String::from_utf8_lossy(&r.stderr);
+        assert!(err.contains(needle), "{extra:?}: {err}");
+        assert!(!out.exists() && !pgn.exists(), "{extra:?} wrote something");
+    }
+    // A PGN file with a bad turn: its line named, no record file left behind.
+    let bad = dir.path().join("bad.pgn");
+    std::fs::write(
+        &bad,
+        "[Event \"x\"]\n[Result \"1-0\"]\n[Termination \"adjudication\"]\n\n1. d3e3+ d4d3+\n2. a1a1 1-0\n",
+    )
+    .unwrap();
+    let rec = dir.path().join("r.bin");
+    let r = fanorona(&["data", "import", bad.to_str().unwrap(), "-o", rec.to_str().unwrap()]);
+    assert_eq!(r.status.code(), Some(2), "{r:?}");
+    assert!(String::from_utf8_lossy(&r.stderr).contains("bad.pgn: line 6: turn 3 \"a1a1\""), "{r:?}");
+    assert!(!rec.exists() && !dir.path().join("r.bin.part").exists());
+}
+
+#[cfg(unix)]
+#[test]
+fn an_engine_path_with_a_space_and_each_options() {
+    let dir = tempfile::tempdir().unwrap();
+    let sub = dir.path().join("my engines");
+    std::fs::create_dir(&sub).unwrap();
+    let link = sub.join("fan orona");
+    std::os::unix::fs::symlink(BIN, &link).unwrap();
+    let ext = format!("cmd:\"{}\" engine;name=spaced", link.display());
+    let v = json(&fanorona(&[
+        "eval",
+        "-e",
+        &ext,
+        "-e",
+        "alphabeta:eval=material",
+        "--each",
+        "depth=1",
+        "-n",
+        "2",
+        "--json",
+    ]));
+    assert_eq!(v["games"], 2);
+    assert_eq!(v["faults"].as_array().map(Vec::len), Some(0), "{v}");
+    assert_eq!(v["engines"][0], "spaced");
+}
+
+#[test]
+fn shards_from_a_job_array_merge_into_the_one_big_match() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let args = |out: &str| -> Vec<String> {
+        ["eval", "-e", "alphabeta:depth=2", "-e", "alphabeta:depth=1", "-n", "10", "--seed", "3"]
+            .iter()
+            .map(|s| s.to_string())
+            .chain(["--sprt".into(), "elo0=0,elo1=10".into(), "-o".into(), out.to_string(), "--json".into()])
+            .collect()
+    };
+    // Shards 1..3 of a Slurm array --array=1-3: the index counts from SLURM_ARRAY_TASK_MIN.
+    let mut shard_games = 0;
+    for task in 1..=3 {
+        let o = Command::new(BIN)
+            .args(args(&d("s-{shard}")))
+            .env("SLURM_ARRAY_TASK_ID", task.to_string())
+            .env("SLURM_ARRAY_TASK_COUNT", "3")
+            .env("SLURM_ARRAY_TASK_MIN", "1")
+            .output()
+            .unwrap();
+        shard_games += json(&o)["games"].as_u64().unwrap();
+    }
+    assert_eq!(shard_games, 10);
+    let one = json(&fanorona(&args(&d("one")).iter().map(String::as_str).collect::<Vec<_>>()));
+    let merged =
+        json(&fanorona(&["eval", "merge", &d("s-0"), &d("s-2"), &d("s-1"), "-o", &d("all"), "--json"]));
+    assert_eq!(merged["complete"], true);
+    assert_eq!(merged["shards"], serde_json::json!([0, 1, 2]));
+    for key in ["games", "wdl", "pentanomial", "elo", "terminations"] {
+        assert_eq!(merged["report"][key], one[key], "{key}");
+    }
+    assert_eq!(merged["report"]["sprt"]["llr"], one["sprt"]["llr"]);
+    // The same games, in the same order, as the one big run.
+    assert_eq!(
+        std::fs::read(dir.path().join("all/games.bin")).unwrap(),
+        std::fs::read(dir.path().join("one/games.bin")).unwrap()
+    );
+    // The merged directory is a finished match.
+    let again = json(&fanorona(&["eval", "--resume", "-o", &d("all"), "--json"]));
+    assert_eq!((again["games"].as_u64(), again["games_this_run"].as_u64()), (Some(10), Some(0)));
+    // Two shards missing: a report on the union, no state file.
+    let part = json(&fanorona(&["eval", "merge", &d("s-1"), "-o", &d("part"), "--json"]));
+    assert_eq!((part["complete"].as_bool(), part["report"]["games"].as_u64()), (Some(false), Some(4)));
+    assert!(!dir.path().join("part/state.json").exists());
+
+    // Shards that do not belong together: exit 2, nothing written.
+    let other = d("other-{shard}");
+    let mut a = args(&other);
+    a.extend(["--shard".into(), "0/3".into(), "--max-plies".into(), "250".into()]);
+    json(&fanorona(&a.iter().map(String::as_str).collect::<Vec<_>>()));
+    for (inputs, needle) in [
+        (vec![d("s-0"), d("other-0")], "another match"),
+        (vec![d("s-0"), d("s-0")], "like"),
+        (vec![d("s-0"), d("one")], "of 1 shards"),
+        (vec![d("s-0"), d("nothing")], "nothing"),
+    ] {
+        let mut m = vec!["eval".to_string(), "merge".into()];
+        m.extend(inputs.clone());
+        m.extend(["-o".into(), d("bad")]);
+        let o = fanorona(&m.iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(o.status.code(), Some(2), "{inputs:?}: {o:?}");
+        assert!(String::from_utf8_lossy(&o.stderr).contains(needle), "{inputs:?}: {o:?}");
+        assert!(!dir.path().join("bad").exists());
+    }
+    for bad in ["3/3", "x/2", "1"] {
+        let mut a = args(&d("z"));
+        a.extend(["--shard".into(), bad.into()]);
+        let o = fanorona(&a.iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(o.status.code(), Some(2), "{bad}: {o:?}");
+        assert!(!dir.path().join("z").exists());
+    }
+}
+
+#[test]
+fn opening_files_name_bad_lines_and_report_repeats() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("book.txt");
+    let start = fanorona_core::Position::start().to_string();
+    let out = dir.path().join("m");
+    std::fs::write(&book, format!("{start} d3e3+\n{start}\n{start} moves d3e3+ # the first again\n"))
+        .unwrap();
+    let spec = format!("file={} order=random start=2", book.display());
+    let o = fanorona(&["eval", "-e", "greedy", "-e", "random", "-n", "4", "--openings", &spec, "--json"]);
+    let v = json(&o);
+    assert_eq!((v["games"].as_u64(), v["opening_repeats"].as_u64()), (Some(4), Some(1)), "{v}");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("line 3 repeats the opening of line 1"), "{o:?}");
+    // plies=0: every line is the start position.
+    let spec = format!("file={} plies=0", book.display());
+    let v =
+        json(&fanorona(&["eval", "-e", "greedy", "-e", "random", "-n", "2", "--openings", &spec, "--json"]));
+    assert_eq!(v["opening_repeats"], 2);
+    std::fs::write(&book, format!("{start}\n\n{start} d3e3+ zz\n")).unwrap();
+    for spec in [book.display().to_string(), format!("file={} plies=1", book.display())] {
+        let o = fanorona(&[
+            "eval",
+            "-e",
+            "greedy",
+            "-e",
+            "random",
+            "--openings",
+            &spec,
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{o:?}");
+        // Every turn of a line is checked, also beyond plies=P.
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("book.txt: line 3: turn 2 \"zz\""), "{err}");
+        assert!(!out.exists());
+    }
+}

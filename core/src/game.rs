@@ -52,6 +52,28 @@ pub enum Termination {
     Adjudication,
     /// The game reached a position the endgame tables cover and was scored by them.
     Tablebase,
+    /// Both engines reported a drawn score long enough (a match's `--draw` rule).
+    DrawAdjudication,
+    /// The loser's engine reported a lost score long enough (a match's `--resign` rule).
+    ResignAdjudication,
+}
+
+impl Termination {
+    /// Every termination, in the order of their codes in record files.
+    pub const ALL: [Termination; 12] = [
+        Termination::AllCaptured,
+        Termination::NoMoves,
+        Termination::Repetition,
+        Termination::NoProgress,
+        Termination::MaxLength,
+        Termination::IllegalMove,
+        Termination::TimeForfeit,
+        Termination::EngineFailure,
+        Termination::Adjudication,
+        Termination::Tablebase,
+        Termination::DrawAdjudication,
+        Termination::ResignAdjudication,
+    ];
 }
 
 impl fmt::Display for Termination {
@@ -67,6 +89,8 @@ impl fmt::Display for Termination {
             Termination::EngineFailure => "engine failure",
             Termination::Adjudication => "adjudication",
             Termination::Tablebase => "tablebase adjudication",
+            Termination::DrawAdjudication => "draw adjudication",
+            Termination::ResignAdjudication => "resign adjudication",
         })
     }
 }

@@ -64,20 +64,9 @@ impl<'a> Cursor<'a> {
     }
 }
 
+/// The termination of code `v`: its declaration index, as bincode writes enums.
 fn termination(v: u64) -> Option<Termination> {
-    Some(match v {
-        0 => Termination::AllCaptured,
-        1 => Termination::NoMoves,
-        2 => Termination::Repetition,
-        3 => Termination::NoProgress,
-        4 => Termination::MaxLength,
-        5 => Termination::IllegalMove,
-        6 => Termination::TimeForfeit,
-        7 => Termination::EngineFailure,
-        8 => Termination::Adjudication,
-        9 => Termination::Tablebase,
-        _ => return None,
-    })
+    Termination::ALL.get(usize::try_from(v).ok()?).copied()
 }
 
 #[inline]
@@ -177,6 +166,17 @@ mod tests {
             });
         }
         out
+    }
+
+    #[test]
+    fn every_termination_decodes_as_serde_wrote_it() {
+        let mut buf = Vec::new();
+        for t in Termination::ALL {
+            let mut r = records().remove(0);
+            r.outcome = Outcome { winner: None, termination: t };
+            encode_into(&r, &mut buf).unwrap();
+            assert_eq!(decode(&buf).map(|d| d.outcome.termination), Some(t));
+        }
     }
 
     #[test]

@@ -12,6 +12,7 @@ pub mod npy;
 pub mod npz;
 pub mod npz_export;
 pub mod output;
+pub mod pgn;
 mod reader;
 mod record;
 pub mod sample_arrays;

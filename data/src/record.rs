@@ -218,7 +218,9 @@ impl GameRecord {
             | Termination::TimeForfeit
             | Termination::EngineFailure
             | Termination::Adjudication
-            | Termination::Tablebase => {}
+            | Termination::Tablebase
+            | Termination::DrawAdjudication
+            | Termination::ResignAdjudication => {}
         }
         Ok(())
     }

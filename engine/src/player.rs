@@ -2,6 +2,8 @@
 
 use fanorona_core::{Game, Move};
 
+use crate::search::Limits;
+
 /// A player's choice of turn, with what its search found.
 #[derive(Clone, Debug)]
 pub struct Decision {
@@ -37,4 +39,11 @@ pub trait Player: Send {
 
     /// Picks a turn. `game` is not over; returns one of its legal moves.
     fn choose(&mut self, game: &Game) -> Decision;
+
+    /// Picks a turn within `limits` instead of the player's own (a match's time control).
+    /// Players that do not search ignore them.
+    fn choose_within(&mut self, game: &Game, limits: Limits) -> Decision {
+        let _ = limits;
+        self.choose(game)
+    }
 }

@@ -8,4 +8,4 @@ mod session;
 
 pub use command::{Command, CommandError, Go, parse_command};
 pub use line::{Line, LineReader, MAX_LINE, read_line};
-pub use session::{EngineConfig, run_engine};
+pub use session::{EngineConfig, run_engine, turn_budget_ms};

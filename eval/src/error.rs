@@ -62,6 +62,14 @@ pub enum EvalError {
         /// Why.
         reason: String,
     },
+    /// `eval merge` was given shards that do not belong together (or a bad output).
+    #[error("cannot merge {}: {reason}", dir.display())]
+    Merge {
+        /// The directory at fault.
+        dir: PathBuf,
+        /// Why.
+        reason: String,
+    },
     /// `--resume` found no match it can continue.
     #[error("cannot resume from {}: {reason}", dir.display())]
     Resume {
@@ -80,6 +88,7 @@ impl EvalError {
             | EvalError::Openings { .. }
             | EvalError::Config(_)
             | EvalError::Resume { .. }
+            | EvalError::Merge { .. }
             | EvalError::Tablebase { .. } => true,
             EvalError::Data(d) => d.is_bad_input(),
             EvalError::EngineStart { .. } | EvalError::Io { .. } | EvalError::Threads { .. } => false,

@@ -9,8 +9,9 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
 use std::time::{Duration, Instant};
 
 use fanorona_core::Termination;
-use fanorona_engine::protocol::{Line, read_line};
+use fanorona_engine::protocol::{Line, LineReader, read_line};
 
+use crate::log::{Direction, LogHandle, MAX_LOGGED_LINE};
 use crate::spec::ExternalSpec;
 
 /// How long the handshake (`fep` .. `fepok`, `isready` .. `readyok`) may take.
@@ -69,6 +70,7 @@ pub struct ExternalEngine {
     lines: Receiver<Output>,
     /// The `id name` it gave.
     pub id_name: Option<String>,
+    log: Option<LogHandle>,
 }
 
 impl ExternalEngine {
@@ -78,8 +80,18 @@ impl ExternalEngine {
     /// A [`Fault`] naming what failed: the program does not start, exits, or does not answer
     /// `fepok`/`readyok` within [`HANDSHAKE_TIMEOUT`].
     pub fn start(spec: &ExternalSpec) -> Result<ExternalEngine, Fault> {
+        ExternalEngine::start_logged(spec, None)
+    }
+
+    /// [`ExternalEngine::start`], logging every line sent and read, and the engine's standard
+    /// error, to `log` (without a log, standard error is discarded).
+    ///
+    /// # Errors
+    /// As [`ExternalEngine::start`].
+    pub fn start_logged(spec: &ExternalSpec, log: Option<LogHandle>) -> Result<ExternalEngine, Fault> {
         let mut command = Command::new(&spec.program);
-        command.args(&spec.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null());
+        let stderr = if log.is_some() { Stdio::piped() } else { Stdio::null() };
+        command.args(&spec.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(stderr);
         #[cfg(unix)]
         std::os::unix::process::CommandExt::process_group(&mut command, 0);
         let mut child = command
@@ -89,7 +101,30 @@ impl ExternalEngine {
             kill_group(&mut child);
             return Err(Fault::failure("no pipes to the engine"));
         };
+        if let (Some(err), Some(log)) = (child.stderr.take(), log.clone()) {
+            let drained = std::thread::Builder::new().name("engine-stderr".into()).spawn(move || {
+                // Read to the end, each line bounded: an engine that writes endlessly costs a
+                // thread's time, never memory; the log bounds the disk.
+                let mut lines = LineReader::new(BufReader::new(err), MAX_LOGGED_LINE);
+                loop {
+                    match lines.next_line() {
+                        Ok(Line::Text(t)) => log.line(Direction::Stderr, &t),
+                        Ok(Line::TooLong) => log.line(
+                            Direction::Stderr,
+                            &format!("(a line longer than {MAX_LOGGED_LINE} bytes, not logged)"),
+                        ),
+                        Ok(Line::NotUtf8) => log.line(Direction::Stderr, "(a line that is not UTF-8)"),
+                        Ok(Line::End) | Err(_) => return,
+                    }
+                }
+            });
+            if let Err(e) = drained {
+                kill_group(&mut child);
+                return Err(Fault::failure(format!("cannot start a thread to read the engine: {e}")));
+            }
+        }
         let (tx, rx) = sync_channel(QUEUED_LINES);
+        let out_log = log.clone();
         let reader = std::thread::Builder::new().name("engine-output".into()).spawn(move || {
             let mut reader = BufReader::new(stdout);
             loop {
@@ -102,6 +137,15 @@ impl ExternalEngine {
                         return;
                     }
                 };
+                if let Some(log) = &out_log {
+                    match &msg {
+                        Output::Line(_, t) => log.line(Direction::FromEngine, t),
+                        Output::Bad(what) => {
+                            log.line(Direction::FromEngine, &format!("({what}: the engine loses)"))
+                        }
+                        Output::End => {}
+                    }
+                }
                 let stop = matches!(msg, Output::Bad(_));
                 if tx.send(msg).is_err() || stop {
                     return;
@@ -112,7 +156,7 @@ impl ExternalEngine {
             kill_group(&mut child);
             return Err(Fault::failure(format!("cannot start a thread to read the engine: {e}")));
         }
-        let mut e = ExternalEngine { child, stdin, lines: rx, id_name: None };
+        let mut e = ExternalEngine { child, stdin, lines: rx, id_name: None, log };
         e.send("fep")?;
         let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
         loop {
@@ -138,6 +182,9 @@ impl ExternalEngine {
 
     /// Sends one line.
     pub fn send(&mut self, line: &str) -> Result<(), Fault> {
+        if let Some(log) = &self.log {
+            log.line(Direction::ToEngine, line);
+        }
         writeln!(self.stdin, "{line}")
             .and_then(|()| self.stdin.flush())
             .map_err(|e| Fault::failure(format!("engine closed its input ({e}) on {line:?}")))

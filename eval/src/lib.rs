@@ -1,18 +1,25 @@
 #![doc = include_str!("../README.md")]
 
+pub mod adjudication;
 mod error;
 pub mod external;
 mod game;
+pub mod log;
+mod merge;
 pub mod openings;
+mod pgnout;
 mod report;
 mod runner;
 mod seat;
 pub mod spec;
 pub mod state;
 pub mod stats;
+pub mod timecontrol;
 mod tournament;
 
+pub use adjudication::{Adjudication, DrawRule, ResignRule};
 pub use error::EvalError;
+pub use merge::{MergeReport, merge_shards};
 pub use openings::OpeningSource;
 pub use report::{FaultRecord, GameSummary, MatchReport, SprtReport, fmt_num};
 pub use runner::{MAX_GAMES, MatchConfig, Progress, run_match};

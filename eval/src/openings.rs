@@ -20,6 +20,20 @@ pub enum OpeningSource {
     Start,
     /// Position strings, one per line (`#` starts a comment), used in file order and cycled.
     File(PathBuf),
+    /// `file=F [order=sequential|random] [start=K] [plies=P]`: the lines of a file, each a
+    /// position string optionally followed by turns (`moves` may come first), the opening
+    /// being the position after the first P of them (all by default); in file order or
+    /// shuffled by the match seed, from the K-th (from 1), cycled.
+    Book {
+        /// The file.
+        path: PathBuf,
+        /// Shuffled (by the seed) instead of in file order.
+        random: bool,
+        /// The first opening used, from 1.
+        start: u64,
+        /// Turns of each line played at most.
+        plies: Option<u32>,
+    },
     /// `random:plies=K[,imbalance=N]`: K uniformly random turns from the start position, each
     /// opening distinct, skipping positions already decided: the game over, a side ahead by
     /// more than N stones (default 2), or the side to move able to win at once.
@@ -39,6 +53,9 @@ impl FromStr for OpeningSource {
         let bad = |reason: String| EvalError::Openings { source_name: t.to_string(), reason };
         if t == "start" || t == "startpos" {
             return Ok(OpeningSource::Start);
+        }
+        if t.starts_with("file=") {
+            return parse_book(t);
         }
         let Some(params) = t.strip_prefix("random:").or(if t == "random" { Some("") } else { None }) else {
             return if t.is_empty() {
@@ -65,14 +82,73 @@ impl FromStr for OpeningSource {
     }
 }
 
+/// `file=F order=... start=K plies=P` (words split as a shell would: `file='my book.txt'`).
+fn parse_book(t: &str) -> Result<OpeningSource, EvalError> {
+    let bad = |reason: String| EvalError::Openings { source_name: t.to_string(), reason };
+    let words = crate::spec::shell_words(t).map_err(&bad)?;
+    let (mut path, mut random, mut start, mut plies) = (None, false, 1u64, None);
+    for w in &words {
+        let (k, v) = w.split_once('=').ok_or_else(|| bad(format!("{w:?} is not key=value")))?;
+        match k {
+            "file" if !v.is_empty() => path = Some(PathBuf::from(v)),
+            "order" => {
+                random = match v {
+                    "sequential" => false,
+                    "random" => true,
+                    _ => return Err(bad(format!("order={v:?} (expected sequential or random)"))),
+                }
+            }
+            "start" => {
+                start = v
+                    .parse()
+                    .ok()
+                    .filter(|s| *s >= 1)
+                    .ok_or_else(|| bad(format!("start={v:?} must be 1 or more")))?
+            }
+            "plies" => plies = Some(v.parse().map_err(|_| bad(format!("plies={v:?} is not a number")))?),
+            _ => return Err(bad(format!("unknown key {k:?} (allowed: file, order, start, plies)"))),
+        }
+    }
+    let path = path.ok_or_else(|| bad("file= is empty".into()))?;
+    Ok(OpeningSource::Book { path, random, start, plies })
+}
+
 impl fmt::Display for OpeningSource {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             OpeningSource::Start => f.write_str("start"),
             OpeningSource::File(p) => write!(f, "{}", p.display()),
+            OpeningSource::Book { path, random, start, plies } => {
+                let p = path.display().to_string();
+                let p = if p.contains([' ', '\'', '"', '\\']) {
+                    format!("'{}'", p.replace('\'', "'\\''"))
+                } else {
+                    p
+                };
+                write!(f, "file={p} order={} start={start}", if *random { "random" } else { "sequential" })?;
+                match plies {
+                    Some(n) => write!(f, " plies={n}"),
+                    None => Ok(()),
+                }
+            }
             OpeningSource::Random { plies, imbalance } => {
                 write!(f, "random:plies={plies},imbalance={imbalance}")
             }
+        }
+    }
+}
+
+impl OpeningSource {
+    /// The repeated openings of a file source, `(line, earlier line)` (none for generated
+    /// ones).
+    ///
+    /// # Errors
+    /// As [`read_book`].
+    pub fn duplicates(&self) -> Result<Vec<(usize, usize)>, EvalError> {
+        match self {
+            OpeningSource::File(path) => Ok(read_book(path, None)?.duplicates),
+            OpeningSource::Book { path, plies, .. } => Ok(read_book(path, *plies)?.duplicates),
+            OpeningSource::Start | OpeningSource::Random { .. } => Ok(Vec::new()),
         }
     }
 }
@@ -100,30 +176,85 @@ pub fn is_undecided(pos: &Position, imbalance: u32) -> bool {
 /// [`EvalError::Openings`] when the file cannot be read, a line is not a position (naming the
 /// line), or no line holds a game that is still going on.
 pub fn read_openings(path: &Path) -> Result<Vec<Position>, EvalError> {
+    Ok(read_book(path, None)?.positions.into_iter().map(|(p, _)| p).collect())
+}
+
+/// The openings of a book file, with the line each comes from and the lines that repeat an
+/// earlier opening.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Book {
+    /// Each opening and its line (from 1), in file order; games already over are left out.
+    pub positions: Vec<(Position, usize)>,
+    /// `(line, earlier line)` for every opening that repeats an earlier one (kept: the book's
+    /// order is the user's).
+    pub duplicates: Vec<(usize, usize)>,
+}
+
+/// The largest openings file read, in bytes.
+pub const MAX_BOOK_BYTES: u64 = 1 << 30;
+
+/// Reads a book: each line a position string optionally followed by turns (`moves` may come
+/// first), the first `plies` of them played (all when `None`). `#` starts a comment.
+///
+/// # Errors
+/// [`EvalError::Openings`] naming the file and the line: it cannot be read, a line is not a
+/// position or has an illegal turn, or no line holds a game that is still going on.
+pub fn read_book(path: &Path, plies: Option<u32>) -> Result<Book, EvalError> {
     let name = path.display().to_string();
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| EvalError::Openings { source_name: name.clone(), reason: e.to_string() })?;
-    let mut out = Vec::new();
+    let bad = |reason: String| EvalError::Openings { source_name: name.clone(), reason };
+    let size = std::fs::metadata(path).map_err(|e| bad(e.to_string()))?.len();
+    if size > MAX_BOOK_BYTES {
+        return Err(bad(format!("{size} bytes is more than the {MAX_BOOK_BYTES} an openings file may have")));
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
+    let mut book = Book { positions: Vec::new(), duplicates: Vec::new() };
+    let mut first_line: std::collections::HashMap<Position, usize> = std::collections::HashMap::new();
     for (i, line) in text.lines().enumerate() {
+        let ln = i + 1;
         let line = line.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
             continue;
         }
-        let pos: Position = line.parse().map_err(|e| EvalError::Openings {
-            source_name: name.clone(),
-            reason: format!("line {}: {e}", i + 1),
-        })?;
-        if !pos.is_game_over() {
-            out.push(pos);
+        let pos = book_line(line, plies).map_err(|r| bad(format!("line {ln}: {r}")))?;
+        if pos.is_game_over() {
+            continue;
         }
+        match first_line.get(&pos) {
+            Some(&earlier) => book.duplicates.push((ln, earlier)),
+            None => {
+                first_line.insert(pos, ln);
+            }
+        }
+        book.positions.push((pos, ln));
     }
-    if out.is_empty() {
-        return Err(EvalError::Openings {
-            source_name: name,
-            reason: "no position where the game goes on".into(),
-        });
+    if book.positions.is_empty() {
+        return Err(bad("no position where the game goes on".into()));
     }
-    Ok(out)
+    Ok(book)
+}
+
+/// One line of a book: the position after its first `plies` turns (every turn of the line is
+/// checked, played or not).
+fn book_line(line: &str, plies: Option<u32>) -> Result<Position, String> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let head = words.iter().take(2).copied().collect::<Vec<_>>().join(" ");
+    let mut pos: Position = head.parse().map_err(|e| format!("{e}"))?;
+    let mut turns = words.iter().skip(2).copied().peekable();
+    if turns.peek() == Some(&"moves") {
+        turns.next();
+    }
+    let mut opening = None;
+    for (k, t) in turns.enumerate() {
+        if plies.is_some_and(|p| k == p as usize) {
+            opening = Some(pos);
+        }
+        if pos.is_game_over() {
+            return Err(format!("turn {} {t:?} comes after the end of the game", k + 1));
+        }
+        let m = pos.parse_move(t).map_err(|e| format!("turn {} {t:?} in {pos}: {e}", k + 1))?;
+        pos.play_unchecked(&m);
+    }
+    Ok(opening.unwrap_or(pos))
 }
 
 /// `count` openings from `source` (deterministic given `seed`): the first `count` of
@@ -169,6 +300,19 @@ impl Openings {
         let kind = match source {
             OpeningSource::Start => Lazy::Start,
             OpeningSource::File(path) => Lazy::File(read_openings(path)?),
+            OpeningSource::Book { path, random, start, plies } => {
+                let mut all: Vec<Position> =
+                    read_book(path, *plies)?.positions.into_iter().map(|(p, _)| p).collect();
+                if *random {
+                    let mut rng = Rng::derive(seed, 0xB00C);
+                    for i in (1..all.len()).rev() {
+                        all.swap(i, rng.below(i as u64 + 1) as usize);
+                    }
+                }
+                let k = ((start - 1) % all.len() as u64) as usize;
+                all.rotate_left(k);
+                Lazy::File(all)
+            }
             OpeningSource::Random { plies, imbalance } => Lazy::Random {
                 plies: *plies,
                 imbalance: *imbalance,
@@ -303,5 +447,57 @@ mod tests {
         // One ply from the start has few openings: asking for too many is an error, not a hang.
         let few = Openings::new(&"random:plies=1".parse().unwrap(), 1).unwrap();
         assert!(few.get(1000).is_err());
+    }
+
+    #[test]
+    fn books_with_turns_orders_starts_and_duplicates() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("my book.txt");
+        let start = Position::start().to_string();
+        let mut a = Position::start();
+        let m = a.parse_move("d3e3+").unwrap();
+        a.play_unchecked(&m);
+        std::fs::write(
+            &path,
+            format!("{start} d3e3+ d4d3+\n{start} moves d3e3+\n{start}\n# c\n{start} d3e3+ # again\n"),
+        )
+        .unwrap();
+        let book = read_book(&path, Some(1)).unwrap();
+        assert_eq!(book.positions.iter().map(|(_, l)| *l).collect::<Vec<_>>(), [1, 2, 3, 5]);
+        assert_eq!(book.positions[0].0, a);
+        assert_eq!(book.duplicates, [(2, 1), (5, 1)]);
+        assert_eq!(read_book(&path, None).unwrap().duplicates, [(5, 2)]);
+        let src: OpeningSource =
+            format!("file='{}' order=sequential start=3 plies=1", path.display()).parse().unwrap();
+        assert_eq!(src.to_string().parse::<OpeningSource>().unwrap(), src);
+        let o = openings(&src, 5, 0).unwrap();
+        // From the third opening, cycled.
+        assert_eq!(o, [Position::start(), a, a, a, Position::start()]);
+        let shuffled = |seed| {
+            let src = OpeningSource::Book { path: path.clone(), random: true, start: 1, plies: None };
+            openings(&src, 4, seed).unwrap()
+        };
+        assert_eq!(shuffled(1), shuffled(1));
+        let mut sorted = shuffled(2);
+        sorted.sort_by_key(|p| p.to_string());
+        let mut plain =
+            openings(&OpeningSource::Book { path: path.clone(), random: false, start: 1, plies: None }, 4, 0)
+                .unwrap();
+        plain.sort_by_key(|p| p.to_string());
+        assert_eq!(sorted, plain);
+        // A bad turn names its line.
+        std::fs::write(&path, format!("{start}\n{start} d3e3+ a1a1\n")).unwrap();
+        let err = read_book(&path, None).unwrap_err().to_string();
+        assert!(err.contains("my book.txt: line 2: turn 2 \"a1a1\""), "{err}");
+        for bad in [
+            "file=",
+            "file=x order=shuffled",
+            "file=x start=0",
+            "file=x plies=-1",
+            "file=x depth=3",
+            "file='x",
+        ] {
+            assert!(bad.parse::<OpeningSource>().is_err(), "{bad}");
+        }
     }
 }

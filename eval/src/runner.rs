@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::channel;
 use std::time::Instant;
@@ -14,9 +15,14 @@ use fanorona_engine::Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::EvalError;
+use fanorona_selfplay::Shard;
+
+use crate::adjudication::Adjudication;
 use crate::external::ExternalEngine;
-use crate::game::{Played, play_game};
+use crate::game::{Played, Referee, play_game};
+use crate::log::EngineLog;
 use crate::openings::{OpeningSource, Openings};
+use crate::pgnout::PgnOut;
 use crate::report::{FaultRecord, GameSummary, MatchReport, Tally};
 use crate::seat::Seat;
 use crate::spec::{EngineKind, EngineSpec};
@@ -45,6 +51,12 @@ pub struct MatchConfig {
     /// cover (termination [`fanorona_core::Termination::Tablebase`]).
     #[serde(default)]
     pub tb: Option<PathBuf>,
+    /// Score adjudication (`--draw`, `--resign`).
+    #[serde(default)]
+    pub adjudication: Adjudication,
+    /// Play only this shard's block of pairs (`--shard I/N`); `eval merge` joins the shards.
+    #[serde(default)]
+    pub shard: Option<Shard>,
     /// Games played at once.
     #[serde(skip, default = "one")]
     pub concurrency: usize,
@@ -57,6 +69,20 @@ pub struct MatchConfig {
     /// Keep every game record in the report.
     #[serde(skip)]
     pub keep_records: bool,
+    /// Append every game to this PGN file (`--pgnout`).
+    #[serde(skip)]
+    pub pgn_out: Option<PathBuf>,
+    /// Log every line exchanged with external engines, and their standard error, to this
+    /// file, bounded by `log_limit` bytes (`--log`).
+    #[serde(skip)]
+    pub log: Option<PathBuf>,
+    /// The bound on the log file.
+    #[serde(skip, default = "log_limit")]
+    pub log_limit: u64,
+}
+
+fn log_limit() -> u64 {
+    crate::log::DEFAULT_LOG_BYTES
 }
 
 fn one() -> usize {
@@ -75,16 +101,32 @@ impl MatchConfig {
             rules: DrawRules::default(),
             sprt: None,
             tb: None,
+            adjudication: Adjudication::default(),
+            shard: None,
             concurrency: 1,
             out: None,
             resume: false,
             keep_records: false,
+            pgn_out: None,
+            log: None,
+            log_limit: log_limit(),
         }
     }
 
-    /// Pairs to play.
+    /// Pairs of the whole match (all shards).
     pub fn pairs(&self) -> u64 {
         self.games.div_ceil(2)
+    }
+
+    /// The pairs this run plays: `first..end` (all of them without a shard).
+    pub fn pair_range(&self) -> (u64, u64) {
+        match self.shard {
+            None => (0, self.pairs()),
+            Some(s) => {
+                let g = s.split(self.pairs());
+                (g.first, g.first + g.games)
+            }
+        }
     }
 
     /// The configuration saved in an output directory (for `--resume`), with `out` set.
@@ -104,6 +146,9 @@ impl MatchConfig {
             out: None,
             resume: false,
             keep_records: false,
+            pgn_out: None,
+            log: None,
+            log_limit: 0,
             ..c.clone()
         };
         strip(self) == strip(other)
@@ -146,6 +191,9 @@ pub fn run_match(
     if config.games == 0 || config.games > MAX_GAMES {
         return Err(EvalError::Config(format!("games must be 1..={MAX_GAMES}")));
     }
+    if let Some(s) = config.shard {
+        Shard::new(s.index, s.count).map_err(EvalError::Config)?;
+    }
     if config.concurrency == 0 {
         return Err(EvalError::Config("concurrency must be at least 1".into()));
     }
@@ -155,14 +203,16 @@ pub fn run_match(
     }
     // Check what can be checked before any game: specs build, programs start.
     for e in &config.engines {
-        Seat::new(e)?;
+        Seat::new(e, None)?;
         if let EngineKind::External(x) = &e.kind {
             let eng = ExternalEngine::start(x)
                 .map_err(|f| EvalError::EngineStart { name: e.name.clone(), reason: f.reason })?;
             eng.shutdown();
         }
     }
-    let total_pairs = config.pairs();
+    // A shard plays its block of pairs, `first..end` of the whole match's.
+    let (first, end) = config.pair_range();
+    let total_pairs = end - first;
     let openings = Openings::new(&config.openings, config.seed)?;
 
     let mut tally = Tally::default();
@@ -179,7 +229,7 @@ pub fn run_match(
                     reason: "the saved match has a different configuration".into(),
                 });
             }
-            let (w, kept) = state::reopen_games(dir, config, st.pairs_done * 2)?;
+            let (w, kept) = state::reopen_games(dir, config, first * 2, st.pairs_done * 2)?;
             summaries = state::summaries_from_records(&kept, &st.faults);
             for pair in summaries.chunks(2) {
                 if let [a, b] = pair {
@@ -209,13 +259,17 @@ pub fn run_match(
             .save(dir)?;
         }
     }
+    let mut pgn = config.pgn_out.as_deref().map(|p| PgnOut::open(p, &config.engines)).transpose()?;
+    let log = config.log.as_deref().map(|p| EngineLog::create(p, config.log_limit)).transpose()?;
     let done_pairs = summaries.len() as u64 / 2;
-    let sprt_now = |t: &Tally| t.sprt(config.sprt.as_ref());
+    // A shard plays all its pairs: the SPRT is for the union of the shards (`eval merge`).
+    let sprt = if config.shard.is_some() { None } else { config.sprt.as_ref() };
+    let sprt_now = |t: &Tally| t.sprt(sprt);
     let decided = |t: &Tally| sprt_now(t).is_some_and(|r| r.verdict != SprtVerdict::Continue);
     let already_over = finished || done_pairs >= total_pairs || decided(&tally);
 
     let stop = AtomicBool::new(false);
-    let next = AtomicUsize::new(done_pairs as usize);
+    let next = AtomicUsize::new((first + done_pairs) as usize);
     let mut games_this_run = 0;
     let mut stopped_early = false;
     let mut failure: Option<EvalError> = None;
@@ -225,10 +279,11 @@ pub fn run_match(
             let workers = config.concurrency.min((total_pairs - done_pairs) as usize).max(1);
             for k in 0..workers {
                 let tx = tx.clone();
-                let (stop, next, openings) = (&stop, &next, &openings);
+                let (stop, next, openings, log) = (&stop, &next, &openings, log.as_ref());
+                let shared = Shared { config, openings, end, next, stop, log };
                 let spawned = std::thread::Builder::new()
                     .name(format!("match-{k}"))
-                    .spawn_scoped(scope, move || worker(config, openings, total_pairs, next, stop, &tx));
+                    .spawn_scoped(scope, move || worker(&shared, &tx));
                 if let Err(e) = spawned {
                     // The operating system refused a thread: stop the others, report it.
                     stop.store(true, Ordering::Relaxed);
@@ -238,7 +293,7 @@ pub fn run_match(
             }
             drop(tx);
             let mut pending: BTreeMap<u64, PairDone> = BTreeMap::new();
-            let mut expect = done_pairs;
+            let mut expect = first + done_pairs;
             for msg in rx {
                 let done = match msg {
                     Ok(d) => d,
@@ -254,15 +309,13 @@ pub fn run_match(
                 pending.insert(done.pair, done);
                 while let Some(done) = pending.remove(&expect) {
                     expect += 1;
-                    let r = count_pair(
-                        config,
-                        &names,
-                        done,
-                        &mut tally,
-                        &mut summaries,
-                        &mut records,
-                        writer.as_mut(),
-                    );
+                    let mut outputs = Outputs {
+                        summaries: &mut summaries,
+                        records: &mut records,
+                        writer: writer.as_mut(),
+                        pgn: pgn.as_mut(),
+                    };
+                    let r = count_pair(config, &names, done, &mut tally, &mut outputs);
                     if let Err(e) = r {
                         failure.get_or_insert(e);
                         stop.store(true, Ordering::Relaxed);
@@ -279,12 +332,12 @@ pub fn run_match(
                         llr: sprt.map(|s| (s.llr, s.bounds.0, s.bounds.1)),
                     });
                     let is_decided = sprt.is_some_and(|s| s.verdict != SprtVerdict::Continue);
-                    let all = expect >= total_pairs;
+                    let all = expect >= end;
                     if let Some(dir) = &config.out {
                         let st = MatchState {
                             version: 1,
                             config: config.clone(),
-                            pairs_done: expect,
+                            pairs_done: expect - first,
                             faults: tally.faults.clone(),
                             finished: is_decided || all,
                         };
@@ -322,14 +375,19 @@ fn seat_seed(seed: u64, game: u64, engine: usize) -> u64 {
     Rng::derive(seed, game * 2 + engine as u64).next_u64()
 }
 
-fn worker(
-    config: &MatchConfig,
-    openings: &Openings,
-    total_pairs: u64,
-    next: &AtomicUsize,
-    stop: &AtomicBool,
-    tx: &std::sync::mpsc::Sender<Result<PairDone, EvalError>>,
-) {
+/// What the workers share.
+struct Shared<'a> {
+    config: &'a MatchConfig,
+    openings: &'a Openings,
+    /// One past the last pair to play.
+    end: u64,
+    next: &'a AtomicUsize,
+    stop: &'a AtomicBool,
+    log: Option<&'a Arc<EngineLog>>,
+}
+
+fn worker(shared: &Shared<'_>, tx: &std::sync::mpsc::Sender<Result<PairDone, EvalError>>) {
+    let Shared { config, openings, end, next, stop, log } = *shared;
     let tb = match config.tb.as_deref().map(fanorona_engine::tablebase::open_shared).transpose() {
         Ok(tb) => tb,
         Err(e) => {
@@ -338,19 +396,20 @@ fn worker(
             return;
         }
     };
-    let mut seats = match (Seat::new(&config.engines[0]), Seat::new(&config.engines[1])) {
+    let mut seats = match (Seat::new(&config.engines[0], log), Seat::new(&config.engines[1], log)) {
         (Ok(a), Ok(b)) => [a, b],
         (Err(e), _) | (_, Err(e)) => {
             let _ = tx.send(Err(e));
             return;
         }
     };
+    let referee = Referee { rules: config.rules, tb: tb.as_deref(), adjudication: config.adjudication };
     'pairs: loop {
         if stop.load(Ordering::Relaxed) {
             break;
         }
         let pair = next.fetch_add(1, Ordering::Relaxed) as u64;
-        if pair >= total_pairs {
+        if pair >= end {
             break;
         }
         let start = match openings.get(pair) {
@@ -368,7 +427,7 @@ fn worker(
             let seeds = [seat_seed(config.seed, game, w), seat_seed(config.seed, game, b)];
             let [s0, s1] = &mut seats;
             let (white, black) = if k == 0 { (s0, s1) } else { (s1, s0) };
-            match play_game(start, config.rules, tb.as_deref(), white, black, seeds, stop) {
+            match play_game(start, &referee, white, black, seeds, stop) {
                 Some(p) => played.push(p),
                 None => break 'pairs,
             }
@@ -383,17 +442,24 @@ fn worker(
     }
 }
 
+/// Where counted games go.
+struct Outputs<'a> {
+    summaries: &'a mut Vec<GameSummary>,
+    records: &'a mut Vec<GameRecord>,
+    writer: Option<&'a mut RecordWriter>,
+    pgn: Option<&'a mut PgnOut>,
+}
+
 fn count_pair(
     config: &MatchConfig,
     names: &[String; 2],
     done: PairDone,
     tally: &mut Tally,
-    summaries: &mut Vec<GameSummary>,
-    records: &mut Vec<GameRecord>,
-    writer: Option<&mut RecordWriter>,
+    out: &mut Outputs<'_>,
 ) -> Result<(), EvalError> {
     let mut pair_summaries = Vec::with_capacity(2);
     let mut pair_records = Vec::with_capacity(2);
+    let mut pair_times = Vec::with_capacity(2);
     for (k, p) in done.played.into_iter().enumerate() {
         let index = done.pair * 2 + k as u64;
         let white_engine = k;
@@ -414,18 +480,25 @@ fn count_pair(
             fault,
         });
         pair_records.push(record);
+        pair_times.push(p.times);
     }
-    if let Some(w) = writer {
+    if let Some(w) = out.writer.as_deref_mut() {
         for r in &pair_records {
             w.write(r)?;
         }
         w.flush()?;
     }
+    if let Some(pgn) = out.pgn.as_deref_mut() {
+        for (r, t) in pair_records.iter().zip(&pair_times) {
+            pgn.write(r, t)?;
+        }
+        pgn.flush()?;
+    }
     let pair: [GameSummary; 2] = [pair_summaries[0].clone(), pair_summaries[1].clone()];
     tally.add_pair(&pair);
-    summaries.extend(pair_summaries);
+    out.summaries.extend(pair_summaries);
     if config.keep_records {
-        records.extend(pair_records);
+        out.records.extend(pair_records);
     }
     Ok(())
 }

@@ -4,21 +4,28 @@
 //! ```text
 //! alphabeta:depth=4,eval=handcrafted
 //! alphabeta:nodes=20000,eval=net:nets/a.fnn;name=net-a
+//! alphabeta:eval=handcrafted;tc=10+0.1
 //! cmd:./fanorona engine;depth=4
-//! cmd:/opt/old/fanorona engine;tc=10+0.1;name=old
-//! cmd:python3 my_engine.py --fast;movetime=200;option.Hash=64
+//! cmd:/opt/old/fanorona engine;tc=40/60+0.6;name=old
+//! cmd:"/opt/my engines/run.sh" --fast;st=0.2;option.Hash=64
 //! ```
 //!
 //! The part before the first `;` is the engine: a player spec (`random`, `greedy`,
-//! `alphabeta:...`), or `cmd:` and a command line split on whitespace (no quoting). The options
-//! after it, separated by `;`:
+//! `alphabeta:...`), or `cmd:` and a command line split as a shell would (words separated by
+//! spaces; `'...'` and `"..."` quote, `\` escapes the next character). The options after it,
+//! separated by `;`, for every engine:
 //! - `name=NAME` — the name in reports (default: the spec text);
-//! - external engines only: `depth=N`, `nodes=N`, `movetime=MS` (sent with `go`), or
-//!   `tc=BASE+INC` (a clock: BASE seconds for the game plus INC seconds per turn, like `40+0.4`;
-//!   `wtime`/`btime`/`winc`/`binc` are sent and running out of time loses); `timeout=MS`, how
-//!   long to wait for a `bestmove` when neither `movetime` nor `tc` bounds it (default 30000);
-//!   `margin=MS`, the grace added to a time limit before it counts as a forfeit (default 200);
-//!   `option.NAME=VALUE`, sent as `setoption name NAME value VALUE`.
+//! - `depth=N`, `nodes=N`, `st=SECONDS` or `movetime=MS` (a fixed time per turn);
+//! - `tc=[MOVES/]BASE[+INC]` — a clock: BASE seconds (for every MOVES turns, when given) plus
+//!   INC seconds per turn, like `40/60+0.6` or `10+0.1`; running out of time loses. External
+//!   engines get `wtime`/`btime`/`winc`/`binc` (and `movestogo`); in-process players budget
+//!   their clock as `fanorona engine` does;
+//! - `timemargin=MS` (or `margin=MS`) — the grace added to a time limit before it counts as a
+//!   forfeit (default 200).
+//!
+//! External engines only: `timeout=MS`, how long to wait for a `bestmove` when neither
+//! `st`/`movetime` nor `tc` bounds it (default 30000); `option.NAME=VALUE`, sent as
+//! `setoption name NAME value VALUE`.
 
 use core::fmt;
 use core::str::FromStr;
@@ -26,9 +33,15 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use fanorona_engine::PlayerSpec;
+use fanorona_engine::spec::SpecError;
 use serde::{Deserialize, Serialize};
 
 use crate::EvalError;
+use crate::timecontrol::{Control, Limit, parse_limit};
+
+/// The keys an engine option may have (besides `option.NAME` for external engines).
+pub const OPTION_KEYS: [&str; 10] =
+    ["name", "depth", "nodes", "st", "movetime", "tc", "timemargin", "margin", "timeout", "option.NAME"];
 
 /// A clock: base time for the game plus an increment per turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -60,6 +73,10 @@ pub struct ExternalSpec {
     pub margin_ms: u64,
     /// `setoption` name/value pairs, in order.
     pub options: Vec<(String, String)>,
+    /// Turns per clock period (`tc=40/60`): `movestogo` is sent and the base time is added
+    /// again after every period.
+    #[serde(default)]
+    pub period: Option<u32>,
 }
 
 impl ExternalSpec {
@@ -128,6 +145,10 @@ pub struct EngineSpec {
     pub kind: EngineKind,
     /// The text it was parsed from.
     pub text: String,
+    /// An in-process player's limits from the engine options (`tc=`, `st=`, ...); unset for
+    /// external engines, whose limits are in their [`ExternalSpec`].
+    #[serde(default)]
+    pub control: Control,
 }
 
 impl fmt::Display for EngineSpec {
@@ -136,40 +157,27 @@ impl fmt::Display for EngineSpec {
     }
 }
 
-fn number<T: FromStr>(spec: &str, key: &str, value: &str) -> Result<T, EvalError> {
-    value.trim().parse().map_err(|_| EvalError::Spec {
-        spec: spec.to_string(),
-        reason: format!("{key}={value:?} is not a valid number"),
-    })
-}
-
-fn parse_seconds_ms(spec: &str, key: &str, v: &str) -> Result<u64, EvalError> {
-    let secs: f64 = number(spec, key, v)?;
-    if !(secs.is_finite() && secs >= 0.0) {
-        return Err(EvalError::Spec { spec: spec.to_string(), reason: format!("{key} {v:?} must be >= 0") });
-    }
-    Ok((secs * 1000.0).round() as u64)
-}
-
 impl FromStr for EngineSpec {
     type Err = EvalError;
 
     fn from_str(text: &str) -> Result<EngineSpec, EvalError> {
         let bad = |reason: String| EvalError::Spec { spec: text.to_string(), reason };
-        let mut parts = text.split(';');
-        let head = parts.next().unwrap_or("").trim();
+        let (head, options) = split_options(text).map_err(&bad)?;
+        let head = head.trim();
         if head.is_empty() {
             return Err(bad(
                 "empty engine (expected a player spec like alphabeta:depth=4, or cmd:PROGRAM)".into()
             ));
         }
         let mut name = None;
+        let mut control = Control::default();
+        let mut unlimited = false;
         let mut kind = if let Some(cmd) = head.strip_prefix("cmd:") {
-            let mut words = cmd.split_whitespace();
+            let mut words = shell_words(cmd).map_err(&bad)?.into_iter();
             let program = words.next().ok_or_else(|| bad("cmd: needs a program".into()))?;
             EngineKind::External(ExternalSpec {
                 program: PathBuf::from(program),
-                args: words.map(str::to_string).collect(),
+                args: words.collect(),
                 depth: None,
                 nodes: None,
                 movetime_ms: None,
@@ -177,11 +185,21 @@ impl FromStr for EngineSpec {
                 timeout_ms: ExternalSpec::DEFAULT_TIMEOUT_MS,
                 margin_ms: ExternalSpec::DEFAULT_MARGIN_MS,
                 options: Vec::new(),
+                period: None,
             })
         } else {
-            EngineKind::Player(head.parse::<PlayerSpec>().map_err(|e| bad(e.to_string()))?)
+            // A search without a limit of its own may take it from the options (`;tc=10+0.1`):
+            // decided once they are read.
+            match head.parse::<PlayerSpec>() {
+                Ok(p) => EngineKind::Player(p),
+                Err(SpecError::NoLimit) => {
+                    unlimited = true;
+                    EngineKind::Player(PlayerSpec::Random)
+                }
+                Err(e) => return Err(bad(e.to_string())),
+            }
         };
-        for opt in parts.map(str::trim).filter(|p| !p.is_empty()) {
+        for opt in options.iter().map(|o| o.trim()).filter(|p| !p.is_empty()) {
             let (key, value) =
                 opt.split_once('=').ok_or_else(|| bad(format!("option {opt:?} is not key=value")))?;
             let (key, value) = (key.trim(), value.trim());
@@ -192,42 +210,152 @@ impl FromStr for EngineSpec {
                 name = Some(value.to_string());
                 continue;
             }
-            let EngineKind::External(ext) = &mut kind else {
-                return Err(bad(format!(
-                    "option {key:?} is for cmd: engines; in-process players take their limits in the spec (alphabeta:depth=4)"
-                )));
-            };
-            match key {
-                "depth" => ext.depth = Some(number(text, key, value)?),
-                "nodes" => ext.nodes = Some(number(text, key, value)?),
-                "movetime" => ext.movetime_ms = Some(number(text, key, value)?),
-                "timeout" => ext.timeout_ms = number(text, key, value)?,
-                "margin" => ext.margin_ms = number(text, key, value)?,
-                "tc" => {
-                    let (base, inc) = value.split_once('+').unwrap_or((value, "0"));
-                    ext.clock = Some(Clock {
-                        base_ms: parse_seconds_ms(text, "tc base", base)?,
-                        inc_ms: parse_seconds_ms(text, "tc increment", inc)?,
-                    });
+            if let Some(limit) = parse_limit(key, value) {
+                let limit = limit.map_err(&bad)?;
+                match &mut kind {
+                    EngineKind::External(ext) => ext.apply(limit),
+                    EngineKind::Player(_) => control.apply(limit),
                 }
-                _ => match key.strip_prefix("option.") {
-                    Some(o) if !o.is_empty() => ext.options.push((o.to_string(), value.to_string())),
-                    _ => {
-                        return Err(bad(format!(
-                            "unknown option {key:?} (expected name, depth, nodes, movetime, tc, timeout, margin or option.NAME)"
-                        )));
-                    }
-                },
+                continue;
+            }
+            match (&mut kind, key.strip_prefix("option.")) {
+                (EngineKind::External(ext), Some(o)) if !o.is_empty() => {
+                    ext.options.push((o.to_string(), value.to_string()));
+                }
+                (EngineKind::Player(_), Some(_)) => {
+                    return Err(bad(format!(
+                        "option {key:?} is for cmd: engines; in-process players take their settings in the spec (alphabeta:hash=64)"
+                    )));
+                }
+                _ => {
+                    return Err(bad(format!("unknown option {key:?} (allowed: {})", OPTION_KEYS.join(", "))));
+                }
             }
         }
-        if let EngineKind::External(ext) = &kind
-            && ext.clock.is_some_and(|c| c.base_ms == 0)
-        {
-            return Err(bad("tc needs a base time above 0".into()));
+        if unlimited {
+            if !control.is_set() {
+                return Err(bad(format!(
+                    "{}; or give one as an engine option (;depth=N, ;nodes=N, ;st=SECONDS, ;tc=BASE+INC, --each ...)",
+                    SpecError::NoLimit
+                )));
+            }
+            // Only the options' limits count (`spec_unlimited`): any placeholder will do.
+            control.spec_unlimited = true;
+            let sep = if head.contains(':') { ',' } else { ':' };
+            kind = EngineKind::Player(
+                format!("{head}{sep}depth=1").parse().map_err(|e: SpecError| bad(e.to_string()))?,
+            );
         }
         let name = name.unwrap_or_else(|| head.to_string());
-        Ok(EngineSpec { name, kind, text: text.trim().to_string() })
+        Ok(EngineSpec { name, kind, text: text.trim().to_string(), control })
     }
+}
+
+impl ExternalSpec {
+    fn apply(&mut self, limit: Limit) {
+        match limit {
+            Limit::Depth(d) => self.depth = Some(d),
+            Limit::Nodes(n) => self.nodes = Some(n),
+            Limit::Movetime(t) => self.movetime_ms = Some(t),
+            Limit::Tc(tc) => {
+                self.clock = Some(tc.clock);
+                self.period = tc.moves;
+            }
+            Limit::Margin(m) => self.margin_ms = m,
+            Limit::Timeout(t) => self.timeout_ms = t,
+        }
+    }
+}
+
+/// The engine part and the options of a spec: split on the `;` outside quotes (a quoted
+/// program path may hold one).
+fn split_options(text: &str) -> Result<(String, Vec<String>), String> {
+    let mut parts = vec![String::new()];
+    let mut quote = None;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        let cur = parts.last_mut().ok_or("no part")?;
+        match (quote, c) {
+            (None, ';') => {
+                parts.push(String::new());
+                continue;
+            }
+            (None, '\\') | (Some('"'), '\\') => {
+                cur.push(c);
+                if let Some(n) = chars.next() {
+                    cur.push(n);
+                }
+                continue;
+            }
+            (None, '\'' | '"') => quote = Some(c),
+            (Some(q), _) if c == q => quote = None,
+            _ => {}
+        }
+        cur.push(c);
+    }
+    if quote.is_some() {
+        return Err("a quote is not closed".into());
+    }
+    let head = parts.remove(0);
+    Ok((head, parts))
+}
+
+/// Splits a command line as a POSIX shell would, without expansions: words separated by
+/// whitespace, `'...'` literal, `"..."` with `\` escaping `"`, `\\`, `$` and `` ` ``, a bare
+/// `\` escaping any character.
+///
+/// # Errors
+/// An unclosed quote or a trailing backslash.
+pub fn shell_words(line: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut cur: Option<String> = None;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            c if c.is_whitespace() => {
+                if let Some(w) = cur.take() {
+                    words.push(w);
+                }
+            }
+            '\'' => {
+                let w = cur.get_or_insert_with(String::new);
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(x) => w.push(x),
+                        None => return Err(format!("unclosed ' in {line:?}")),
+                    }
+                }
+            }
+            '"' => {
+                let w = cur.get_or_insert_with(String::new);
+                loop {
+                    match chars.next() {
+                        Some('"') => break,
+                        Some('\\') => match chars.next() {
+                            Some(x @ ('"' | '\\' | '$' | '`')) => w.push(x),
+                            Some(x) => {
+                                w.push('\\');
+                                w.push(x);
+                            }
+                            None => return Err(format!("unclosed \" in {line:?}")),
+                        },
+                        Some(x) => w.push(x),
+                        None => return Err(format!("unclosed \" in {line:?}")),
+                    }
+                }
+            }
+            '\\' => match chars.next() {
+                Some(x) => cur.get_or_insert_with(String::new).push(x),
+                None => return Err(format!("a backslash ends {line:?}")),
+            },
+            _ => cur.get_or_insert_with(String::new).push(c),
+        }
+    }
+    if let Some(w) = cur {
+        words.push(w);
+    }
+    Ok(words)
 }
 
 #[cfg(test)]
@@ -262,13 +390,51 @@ mod tests {
             ("", "empty"),
             ("cmd:", "program"),
             ("alphabeta:depth=x", "depth"),
-            ("random;depth=3", "cmd: engines"),
             ("cmd:x;tc=abc", "tc base"),
             ("cmd:x;frob=1", "unknown option"),
+            ("random;frob=1", "allowed: name, depth, nodes, st, movetime, tc, timemargin"),
+            ("random;option.Hash=1", "cmd: engines"),
+            ("cmd:\"x y;depth=1", "quote"),
+            ("cmd:x;tc=40/0", "base time above 0"),
             ("cmd:x;depth", "key=value"),
         ] {
             let err = text.parse::<EngineSpec>().unwrap_err().to_string();
             assert!(err.contains(needle), "{text:?}: {err}");
         }
+    }
+
+    #[test]
+    fn command_lines_split_like_a_shell() {
+        let words = |t: &str| shell_words(t).unwrap();
+        assert_eq!(words(r#"a "b c" 'd  e' f\ g "h\"i" 'j\k'"#), ["a", "b c", "d  e", "f g", "h\"i", "j\\k"]);
+        assert_eq!(words(r#"x"y"'z'"#), ["xyz"]);
+        assert_eq!(words(r#"'' """#), ["", ""]);
+        assert!(shell_words("a 'b").is_err());
+        assert!(shell_words("a \\").is_err());
+        let e: EngineSpec = r#"cmd:"/opt/my engines/run.sh" --x;depth=3;name=a b"#.parse().unwrap();
+        let EngineKind::External(x) = &e.kind else { panic!("external expected") };
+        assert_eq!(x.program, PathBuf::from("/opt/my engines/run.sh"));
+        assert_eq!((x.args.clone(), x.depth, e.name.as_str()), (vec!["--x".to_string()], Some(3), "a b"));
+        // A quoted `;` belongs to the command line.
+        let e: EngineSpec = "cmd:sh -c 'echo a;b';st=0.5".parse().unwrap();
+        let EngineKind::External(x) = &e.kind else { panic!("external expected") };
+        assert_eq!((x.args[1].as_str(), x.movetime_ms), ("echo a;b", Some(500)));
+    }
+
+    #[test]
+    fn in_process_players_take_time_controls() {
+        let e: EngineSpec = "alphabeta:eval=material;tc=40/60+0.6;timemargin=30;nodes=500".parse().unwrap();
+        assert_eq!(e.control.clock, Some(Clock { base_ms: 60_000, inc_ms: 600 }));
+        assert_eq!((e.control.period, e.control.margin_ms, e.control.nodes), (Some(40), Some(30), Some(500)));
+        assert!(e.control.is_set());
+        // The limit may come from the options alone.
+        let e: EngineSpec = "alphabeta:eval=material;st=0.1".parse().unwrap();
+        assert_eq!((e.name.as_str(), e.control.movetime_ms), ("alphabeta:eval=material", Some(100)));
+        let err = "alphabeta:eval=material;timemargin=5".parse::<EngineSpec>().unwrap_err().to_string();
+        assert!(err.contains("engine option"), "{err}");
+        let e: EngineSpec = "cmd:x;tc=40/60+0.6".parse().unwrap();
+        let EngineKind::External(x) = &e.kind else { panic!("external expected") };
+        assert_eq!(x.period, Some(40));
+        assert!(!e.control.is_set());
     }
 }

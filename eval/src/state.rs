@@ -71,7 +71,11 @@ impl MatchState {
                 crate::runner::MAX_GAMES
             ));
         }
-        let pairs = self.config.pairs();
+        if let Some(s) = self.config.shard {
+            fanorona_selfplay::Shard::new(s.index, s.count)?;
+        }
+        let (first, end) = self.config.pair_range();
+        let pairs = end - first;
         if self.pairs_done > pairs {
             return Err(format!("{} pairs done, more than the {pairs} of the match", self.pairs_done));
         }
@@ -81,7 +85,7 @@ impl MatchState {
             if f.engine > 1 {
                 return Err(format!("the fault of game {game} names engine {}, not 0 or 1", f.engine));
             }
-            if *game >= games {
+            if *game < first * 2 || *game >= first * 2 + games {
                 return Err(format!("a fault in game {game}, which is not among the {games} finished"));
             }
             if !seen.insert(*game) {
@@ -115,7 +119,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), EvalError> {
     written
 }
 
-fn tmp_name(path: &Path) -> PathBuf {
+pub(crate) fn tmp_name(path: &Path) -> PathBuf {
     let mut name = path.file_name().map(|n| n.to_os_string()).unwrap_or_default();
     name.push(".tmp");
     path.with_file_name(name)
@@ -141,8 +145,31 @@ pub(crate) fn create_games(dir: &Path, config: &MatchConfig) -> Result<RecordWri
 pub(crate) fn reopen_games(
     dir: &Path,
     config: &MatchConfig,
+    first_game: u64,
     games: u64,
 ) -> Result<(RecordWriter, Vec<GameRecord>), EvalError> {
+    let path = dir.join(GAMES_FILE);
+    let kept = saved_games(dir, config, first_game, games)?;
+    let tmp = tmp_name(&path);
+    let mut w = RecordWriter::create(&tmp, &header(config))?;
+    for r in &kept {
+        w.write(r)?;
+    }
+    w.finish()?;
+    std::fs::rename(&tmp, &path).map_err(|e| EvalError::io(&path, e))?;
+    let (w, _) = RecordWriter::append(&path)?;
+    Ok((w, kept))
+}
+
+/// The first `games` records of `DIR/games.bin`, games `first_game..` of the match `config`
+/// (see [`reopen_games`]); an [`EvalError::Resume`] when the file holds fewer, another run's
+/// games or damage among them.
+pub(crate) fn saved_games(
+    dir: &Path,
+    config: &MatchConfig,
+    first_game: u64,
+    games: u64,
+) -> Result<Vec<GameRecord>, EvalError> {
     let path = dir.join(GAMES_FILE);
     let refuse = |reason: String| EvalError::Resume { dir: dir.to_path_buf(), reason };
     let mut kept = Vec::new();
@@ -165,7 +192,7 @@ pub(crate) fn reopen_games(
         }
         while (kept.len() as u64) < games {
             match reader.read_record() {
-                Some(Ok(rec)) if rec.index == kept.len() as u64 => kept.push(rec),
+                Some(Ok(rec)) if rec.index == first_game + kept.len() as u64 => kept.push(rec),
                 Some(Ok(rec)) => {
                     return Err(refuse(format!(
                         "{}: record {} is game {} of its run, not of this match",
@@ -182,20 +209,9 @@ pub(crate) fn reopen_games(
         }
     }
     if (kept.len() as u64) < games {
-        return Err(EvalError::Resume {
-            dir: dir.to_path_buf(),
-            reason: format!("{} holds {} games, the state file {games}", path.display(), kept.len()),
-        });
+        return Err(refuse(format!("{} holds {} games, the state file {games}", path.display(), kept.len())));
     }
-    let tmp = tmp_name(&path);
-    let mut w = RecordWriter::create(&tmp, &header(config))?;
-    for r in &kept {
-        w.write(r)?;
-    }
-    w.finish()?;
-    std::fs::rename(&tmp, &path).map_err(|e| EvalError::io(&path, e))?;
-    let (w, _) = RecordWriter::append(&path)?;
-    Ok((w, kept))
+    Ok(kept)
 }
 
 /// The summaries of resumed games, rebuilt from their records and the saved faults.
@@ -214,4 +230,12 @@ pub(crate) fn summaries_from_records(
             fault: faults.iter().find(|(g, _)| *g == r.index).map(|(_, f)| f.clone()),
         })
         .collect()
+}
+
+/// Whether two paths name the same directory (both existing), or are equal as written.
+pub(crate) fn same_dir(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => a == b,
+    }
 }

@@ -330,3 +330,28 @@ fn a_script_engines_children_do_not_outlive_the_match() {
     }
     assert!(!alive, "the engine's child {pid} survived the match");
 }
+
+#[cfg(unix)]
+#[test]
+fn flooding_engines_lose_on_the_line_cap_and_the_log_stays_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    // Three megabytes without a newline on standard output, five on standard error.
+    let out_flood = script(dir.path(), "outflood", "head -c 3000000 /dev/zero | tr '\\0' x");
+    let err_flood =
+        script(dir.path(), "errflood", "head -c 5000000 /dev/zero | tr '\\0' y >&2; echo 'bestmove none'");
+    for (path, needle) in [(out_flood, "longer than"), (err_flood, "bestmove none")] {
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        let mut c =
+            MatchConfig::new(spec(&format!("cmd:{};timeout=20000", path.display())), spec("random"), 2);
+        c.openings = OpeningSource::Start;
+        let log = dir.path().join(format!("{name}.log"));
+        c.log = Some(log.clone());
+        c.log_limit = 64 << 10;
+        let r = run_match(&c, &mut |_| {}).unwrap();
+        assert_eq!((r.games, r.wdl.losses), (2, 2), "{name}");
+        assert!(r.faults.iter().all(|(_, f)| f.reason.contains(needle)), "{name}: {:?}", r.faults);
+        let text = std::fs::read_to_string(&log).unwrap();
+        assert!(text.len() as u64 <= (64 << 10) + 200, "{name}: {} bytes", text.len());
+        assert!(text.contains(" > fep\n") && text.contains(" < fepok\n"), "{name}: {}", &text[..200]);
+    }
+}

@@ -30,6 +30,9 @@ enum DataCommand {
     Export(ExportArgs),
     /// Join the shard files of one run (checks they belong together).
     Merge(MergeArgs),
+    /// Read PGN games (as `export --format pgn` and `eval --pgnout` write them) into a record
+    /// file, every game checked against the rules.
+    Import(ImportArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -72,6 +75,8 @@ enum Format {
     Jsonl,
     /// The training samples as numpy arrays (`.npz`, schema in data/FORMAT.md); needs --out.
     Npz,
+    /// PGN-shaped text: tags, turns with `{score/depth}` comments (data/FORMAT.md).
+    Pgn,
 }
 
 #[derive(Debug, clap::Args)]
@@ -102,6 +107,21 @@ struct ExportArgs {
 }
 
 #[derive(Debug, clap::Args)]
+struct ImportArgs {
+    /// PGN file.
+    input: PathBuf,
+    /// Record file to write.
+    #[arg(long, short)]
+    out: PathBuf,
+    /// Replace an existing output file.
+    #[arg(long)]
+    force: bool,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, clap::Args)]
 struct MergeArgs {
     /// Output file.
     out: PathBuf,
@@ -123,6 +143,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         DataCommand::Show(a) => show(a),
         DataCommand::Export(a) => export(a),
         DataCommand::Merge(a) => merge_cmd(a),
+        DataCommand::Import(a) => super::pgn::import(&a.input, &a.out, a.force, a.json),
     }
 }
 
@@ -369,9 +390,12 @@ fn export(a: &ExportArgs) -> anyhow::Result<()> {
     let write_all = |w: &mut dyn Write| -> anyhow::Result<u64> {
         let mut n = 0;
         for f in &a.files {
-            for rec in open(f)? {
+            let reader = open(f)?;
+            let tags = super::pgn::export_tags(reader.header());
+            for rec in reader {
                 let rec = rec.map_err(data_err)?;
                 match a.format {
+                    Format::Pgn => fanorona_data::pgn::write_game(w, &rec, &tags, None)?,
                     Format::Text => writeln!(
                         w,
                         "{} | {} | {} {}",

@@ -7,9 +7,10 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use fanorona_eval::stats::{Anchor, SprtConfig};
 use fanorona_eval::{
-    EngineSpec, EvalError, MatchConfig, MatchReport, Mode, OpeningSource, Progress, TournamentConfig,
-    TournamentReport, fmt_num, run_match, run_tournament,
+    Adjudication, DrawRule, EngineSpec, EvalError, MatchConfig, MatchReport, Mode, OpeningSource, Progress,
+    ResignRule, TournamentConfig, TournamentReport, fmt_num, run_match, run_tournament,
 };
+use fanorona_selfplay::Shard;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::exit::bad_input;
@@ -18,11 +19,13 @@ use crate::exit::bad_input;
 ///
 /// Engines: in-process player specs (`random`, `greedy`, `alphabeta:depth=4,eval=handcrafted`,
 /// `alphabeta:nodes=20000,eval=net:PATH`) or external programs speaking the engine protocol
-/// (`cmd:PROGRAM ARGS;depth=4`, `cmd:PROGRAM;tc=10+0.1`, `cmd:PROGRAM;movetime=100`), each with
-/// an optional `;name=NAME`. Every opening is played twice with colours swapped. The first
+/// (`cmd:PROGRAM ARGS`, split as a shell would), each with options after `;`: `tc=40/60+0.6`,
+/// `st=0.2`, `depth=N`, `nodes=N`, `timemargin=MS`, `name=NAME` (any engine), `timeout=MS`,
+/// `option.NAME=VALUE` (programs). Every opening is played twice with colours swapped. The first
 /// engine's Elo over the second is reported.
 ///
-/// `fanorona eval gauntlet` and `fanorona eval roundrobin` rate several engines.
+/// `fanorona eval gauntlet` and `fanorona eval roundrobin` rate several engines; `fanorona eval
+/// merge` joins the shards of a `--shard I/N` match.
 #[derive(Debug, clap::Args)]
 #[command(args_conflicts_with_subcommands = true)]
 pub struct Args {
@@ -38,6 +41,22 @@ enum Tournament {
     Gauntlet(TournamentArgs),
     /// Every engine plays every other; all are rated.
     Roundrobin(TournamentArgs),
+    /// Join the output directories of a sharded match (`--shard I/N`) into one: games,
+    /// report, ratings and SPRT verdict on the union (refuses shards of different matches).
+    Merge(MergeArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct MergeArgs {
+    /// The shards' output directories.
+    #[arg(required = true)]
+    dirs: Vec<PathBuf>,
+    /// Output directory (games.bin, report.json, and state.json when every shard is there).
+    #[arg(long, short = 'o')]
+    out: PathBuf,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -64,8 +83,10 @@ struct MatchArgs {
     /// Games played at the same time.
     #[arg(long, short = 'c', default_value_t = 1)]
     concurrency: usize,
-    /// Openings: a file of position strings (one per line, # comments), `random:plies=K` or
-    /// `start`.
+    /// Openings: a file of position strings (one per line, # comments; each optionally
+    /// followed by turns), `file=F [order=sequential|random] [start=K] [plies=P]` (the first P
+    /// turns of each line, in file order or shuffled by --seed, from the K-th line),
+    /// `random:plies=K` or `start`. Repeated openings of a file are reported.
     #[arg(long, default_value = "random:plies=6")]
     openings: String,
     /// Stop as soon as an SPRT decides, e.g. `elo0=0,elo1=10,alpha=0.05,beta=0.05`
@@ -88,12 +109,46 @@ struct MatchArgs {
     /// they cover, scored by them (termination "tablebase adjudication").
     #[arg(long, value_name = "DIR")]
     tb: Option<std::path::PathBuf>,
+    /// Adjudicate a draw once both engines report |score| <= S (centi-stones) on M consecutive
+    /// turns each, after turn N: `--draw movenumber=N movecount=M score=S` (fastchess syntax).
+    #[arg(long = "draw", num_args = 1.., value_name = "KEY=VALUE")]
+    draw_adjudication: Vec<String>,
+    /// Adjudicate a loss once an engine reports score <= -S on M consecutive turns (two-sided:
+    /// and its opponent >= S): `--resign movecount=M score=S [twosided=true]`.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    resign: Vec<String>,
+    /// Append every game to FILE in the PGN-shaped text format (tags, turns, a
+    /// `{score/depth time_ms}` comment per turn); see data/FORMAT.md.
+    #[arg(long, value_name = "FILE")]
+    pgnout: Option<PathBuf>,
+    /// An option for every engine, as if appended to each --engine (`--each tc=10+0.1`,
+    /// `--each timemargin=50`); repeatable.
+    #[arg(long, value_name = "KEY=VALUE")]
+    each: Vec<String>,
+    /// Log every line exchanged with external engines and their standard error, with UTC
+    /// timestamps, to FILE (appended to; each match writes at most --log-limit).
+    #[arg(long, value_name = "FILE")]
+    log: Option<PathBuf>,
+    /// The most the --log file may hold, in MiB.
+    #[arg(long, value_name = "MIB", default_value_t = 256, requires = "log")]
+    log_limit: u64,
+    /// When not on a terminal, print the running result every N games (default: every tenth
+    /// of the match).
+    #[arg(long, value_name = "N")]
+    ratinginterval: Option<u64>,
+    /// Play only shard I of N (`3/8`, from 0) of the match's pairs, for a cluster job array;
+    /// by default taken from SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT when set. `{shard}` in
+    /// --out is replaced by the index. Join the shards with `fanorona eval merge`.
+    #[arg(long, value_name = "I/N")]
+    shard: Option<String>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
 }
 
 use fanorona_eval::MAX_GAMES;
+/// The largest --log-limit, in MiB (a TiB).
+const MAX_LOG_MIB: u64 = 1 << 20;
 /// Games played at once at most.
 const MAX_CONCURRENCY: usize = 1024;
 
@@ -103,7 +158,54 @@ fn eval_err(e: EvalError) -> anyhow::Error {
 
 impl MatchArgs {
     fn engines(&self) -> anyhow::Result<Vec<EngineSpec>> {
-        self.engines.iter().map(|t| t.parse::<EngineSpec>().map_err(eval_err)).collect()
+        self.engines
+            .iter()
+            .map(|t| {
+                let text = self.each.iter().fold(t.clone(), |acc, e| format!("{acc};{e}"));
+                text.parse::<EngineSpec>().map_err(eval_err)
+            })
+            .collect()
+    }
+
+    /// `--shard`, or the job array's task from the environment.
+    fn shard(&self) -> anyhow::Result<Option<Shard>> {
+        let shard = match &self.shard {
+            Some(s) => s.parse::<Shard>().map_err(|e| bad_input("--shard", e))?,
+            None => match Shard::from_env(|k| std::env::var(k).ok(), None) {
+                Ok(Some(s)) => s,
+                Ok(None) => return Ok(None),
+                Err(e) => return Err(bad_input("shard from the environment", e)),
+            },
+        };
+        if self.out.is_none() {
+            return Err(bad_input(
+                "--shard",
+                "needs --out DIR (the shards are joined with `fanorona eval merge`)",
+            ));
+        }
+        Ok(Some(shard))
+    }
+
+    /// `--log` and `--log-limit`.
+    fn set_log(&self, c: &mut MatchConfig) -> anyhow::Result<()> {
+        if self.log_limit == 0 || self.log_limit > MAX_LOG_MIB {
+            return Err(bad_input("--log-limit", format!("must be 1..={MAX_LOG_MIB} MiB")));
+        }
+        c.log = self.log.clone();
+        c.log_limit = self.log_limit << 20;
+        Ok(())
+    }
+
+    /// `--draw` and `--resign`.
+    fn adjudication(&self) -> anyhow::Result<Adjudication> {
+        let join = |v: &[String]| (!v.is_empty()).then(|| v.join(" "));
+        Ok(Adjudication {
+            draw: join(&self.draw_adjudication)
+                .map(|t| t.parse::<DrawRule>())
+                .transpose()
+                .map_err(eval_err)?,
+            resign: join(&self.resign).map(|t| t.parse::<ResignRule>()).transpose().map_err(eval_err)?,
+        })
     }
 
     /// The match settings, engines left to the caller.
@@ -114,11 +216,23 @@ impl MatchArgs {
         if self.games == 0 || self.games > MAX_GAMES {
             return Err(bad_input("--games", format!("must be 1..={MAX_GAMES}")));
         }
+
         let mut c = MatchConfig::new(engines[0].clone(), engines[1].clone(), self.games);
         c.openings = self.openings.parse::<OpeningSource>().map_err(eval_err)?;
+        // A file is read now: a bad line is reported before any game, repeats as a warning.
+        let repeats = c.openings.duplicates().map_err(eval_err)?;
+        for (line, earlier) in repeats.iter().take(10) {
+            eprintln!("warning: openings {}: line {line} repeats the opening of line {earlier}", c.openings);
+        }
+        if repeats.len() > 10 {
+            eprintln!("warning: openings {}: {} repeated openings in all", c.openings, repeats.len());
+        }
         c.seed = self.seed;
         c.rules = self.draw.rules();
         c.tb = self.tb.clone();
+        c.adjudication = self.adjudication()?;
+        c.pgn_out = self.pgnout.clone();
+        self.set_log(&mut c)?;
         c.sprt = match &self.sprt {
             Some(s) => Some(s.parse::<SprtConfig>().map_err(|e| bad_input("--sprt", e))?),
             None => None,
@@ -131,10 +245,19 @@ impl MatchArgs {
 }
 
 pub fn run(args: &Args) -> anyhow::Result<()> {
+    let opts = match &args.tournament {
+        None => &args.opts,
+        Some(Tournament::Gauntlet(t) | Tournament::Roundrobin(t)) => &t.opts,
+        Some(Tournament::Merge(m)) => return run_merge(m),
+    };
+    if opts.ratinginterval == Some(0) {
+        return Err(bad_input("--ratinginterval", "must be at least 1"));
+    }
     match &args.tournament {
         None => run_single(&args.opts),
         Some(Tournament::Gauntlet(t)) => run_many(t, Mode::Gauntlet),
         Some(Tournament::Roundrobin(t)) => run_many(t, Mode::RoundRobin),
+        Some(Tournament::Merge(m)) => run_merge(m),
     }
 }
 
@@ -151,21 +274,25 @@ fn progress_bar(total: u64, json: bool) -> Option<ProgressBar> {
 }
 
 /// Off a terminal (a batch job's log), one line on stderr each time another tenth of the games
-/// is done; nothing with --json.
+/// is done, or every `--ratinginterval` games; nothing with --json.
 struct LineProgress {
     enabled: bool,
-    tenth: u64,
+    interval: Option<u64>,
+    step: u64,
 }
 
 impl LineProgress {
-    fn new(json: bool) -> LineProgress {
-        LineProgress { enabled: !json && !std::io::stderr().is_terminal(), tenth: 0 }
+    fn new(json: bool, interval: Option<u64>) -> LineProgress {
+        LineProgress { enabled: !json && !std::io::stderr().is_terminal(), interval, step: 0 }
     }
 
     fn update(&mut self, prefix: &str, p: &Progress) {
-        let tenth = (p.games * 10).checked_div(p.planned).unwrap_or(10);
-        if self.enabled && tenth > self.tenth {
-            self.tenth = tenth;
+        let step = match self.interval {
+            Some(n) => p.games / n,
+            None => (p.games * 10).checked_div(p.planned).unwrap_or(10),
+        };
+        if self.enabled && step > self.step {
+            self.step = step;
             eprintln!("{prefix}{}/{} games  {}", p.games, p.planned, progress_message(p));
         }
     }
@@ -191,16 +318,29 @@ fn run_single(a: &MatchArgs) -> anyhow::Result<()> {
         }
         let mut c = MatchConfig::load(dir).map_err(eval_err)?;
         c.concurrency = a.concurrency;
+        c.pgn_out = a.pgnout.clone();
+        a.set_log(&mut c)?;
         c
     } else {
         let engines = a.engines()?;
         let [x, y] = <[EngineSpec; 2]>::try_from(engines).map_err(|e| {
             bad_input("--engine", format!("a match needs exactly two engines, got {}", e.len()))
         })?;
-        a.template([x, y])?
+        let mut c = a.template([x, y])?;
+        c.shard = a.shard()?;
+        if let (Some(s), Some(o)) = (c.shard, &a.out) {
+            c.out = Some(s.path(o));
+        }
+        c
     };
+    let mut config = config;
+    if let Some(s) = config.shard {
+        // `{shard}` names each task's files.
+        config.pgn_out = config.pgn_out.map(|p| s.path(&p));
+        config.log = config.log.map(|p| s.path(&p));
+    }
     let pb = progress_bar(config.pairs() * 2, a.json);
-    let mut lines = LineProgress::new(a.json);
+    let mut lines = LineProgress::new(a.json, a.ratinginterval);
     let report = run_match(&config, &mut |p| {
         lines.update("", p);
         if let Some(pb) = &pb {
@@ -221,6 +361,7 @@ fn print_match(report: &MatchReport, config: &MatchConfig, json: bool) -> anyhow
     if json {
         let mut v = serde_json::to_value(report)?;
         v["openings"] = config.openings.to_string().into();
+        v["opening_repeats"] = config.openings.duplicates().map_or(0, |d| d.len()).into();
         v["seed"] = config.seed.into();
         v["games_per_second"] = games_per_second(report).into();
         writeln!(out, "{v}")?;
@@ -254,6 +395,9 @@ fn run_many(t: &TournamentArgs, mode: Mode) -> anyhow::Result<()> {
             format!("a tournament needs at least two engines, got {}", engines.len()),
         ));
     }
+    if a.shard.is_some() {
+        return Err(bad_input("--shard", "is for two-engine matches (shard each pairing as its own match)"));
+    }
     let template = a.template([engines[0].clone(), engines[1].clone()])?;
     let anchor = match &t.anchor {
         None => None,
@@ -271,14 +415,14 @@ fn run_many(t: &TournamentArgs, mode: Mode) -> anyhow::Result<()> {
     let per_match = config.template.pairs() * 2;
     let mut index: Option<(usize, usize)> = None;
     let mut base = 0u64;
-    let mut lines = LineProgress::new(a.json);
+    let mut lines = LineProgress::new(a.json, a.ratinginterval);
     let report = run_tournament(&config, &mut |i, j, p| {
         if index != Some((i, j)) {
             if index.is_some() {
                 base += per_match;
             }
             index = Some((i, j));
-            lines = LineProgress::new(a.json);
+            lines = LineProgress::new(a.json, a.ratinginterval);
         }
         lines.update(&format!("{} vs {}: ", names[i], names[j]), p);
         if let Some(pb) = &pb {
@@ -339,4 +483,23 @@ fn write_chart(report: &TournamentReport, path: &Path) -> anyhow::Result<()> {
 
 fn finite_or_zero(x: f64) -> f64 {
     if x.is_finite() { x } else { 0.0 }
+}
+
+fn run_merge(m: &MergeArgs) -> anyhow::Result<()> {
+    let merged = fanorona_eval::merge_shards(&m.dirs, &m.out).map_err(eval_err)?;
+    let mut out = std::io::stdout().lock();
+    if m.json {
+        writeln!(out, "{}", serde_json::to_value(&merged)?)?;
+        return Ok(());
+    }
+    write!(out, "{}", merged.report.summary_text())?;
+    let missing: Vec<String> =
+        (0..merged.shard_count).filter(|i| !merged.shards.contains(i)).map(|i| i.to_string()).collect();
+    write!(out, "Shards: {} of {}", merged.shards.len(), merged.shard_count)?;
+    if !missing.is_empty() {
+        write!(out, " (missing: {})", missing.join(", "))?;
+    }
+    writeln!(out, "{}", if merged.complete { ", complete" } else { ", incomplete: no state file written" })?;
+    writeln!(out, "Games saved in {}", m.out.join(fanorona_eval::state::GAMES_FILE).display())?;
+    Ok(())
 }

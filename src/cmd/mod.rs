@@ -9,6 +9,7 @@ pub mod export_jsonl;
 pub mod export_npz;
 pub mod net;
 pub mod perft;
+pub mod pgn;
 pub mod play;
 pub mod sample_args;
 #[cfg(feature = "train")]

@@ -43,8 +43,12 @@ impl Player for AlphaBetaPlayer {
     }
 
     fn choose(&mut self, game: &Game) -> Decision {
+        self.choose_within(game, self.limits)
+    }
+
+    fn choose_within(&mut self, game: &Game, limits: Limits) -> Decision {
         let root = SearchRoot::from_game(game);
-        let r = self.searcher.search(&root, self.limits, Arc::new(AtomicBool::new(false)), &mut |_| {});
+        let r = self.searcher.search(&root, limits, Arc::new(AtomicBool::new(false)), &mut |_| {});
         let mv = r.best.unwrap_or_else(|| panic!("choose called on a position without legal turns"));
         Decision { mv, score: Some(r.score), depth: Some(r.depth), nodes: r.nodes, pv: r.pv, root: r.root }
     }

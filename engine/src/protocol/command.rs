@@ -19,6 +19,8 @@ pub struct Go {
     pub winc: Option<u64>,
     /// `binc <ms>`.
     pub binc: Option<u64>,
+    /// `movestogo <n>`: turns until the clock gets its next time period.
+    pub movestogo: Option<u64>,
 }
 
 /// One line from the runner.
@@ -161,6 +163,7 @@ fn parse_go(rest: &[&str]) -> Result<Go, CommandError> {
             "btime" => &mut go.btime,
             "winc" => &mut go.winc,
             "binc" => &mut go.binc,
+            "movestogo" => &mut go.movestogo,
             _ => return Err(bad("go", format!("unknown limit {key:?}"))),
         };
         *slot = Some(n);
@@ -201,6 +204,10 @@ mod tests {
                 binc: Some(20),
                 ..Go::default()
             }))
+        );
+        assert_eq!(
+            parse_command("go wtime 1000 btime 900 movestogo 7"),
+            Ok(Command::Go(Go { wtime: Some(1000), btime: Some(900), movestogo: Some(7), ..Go::default() }))
         );
         assert_eq!(parse_command("go"), Ok(Command::Go(Go::default())));
     }

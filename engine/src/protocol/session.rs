@@ -57,6 +57,8 @@ struct Running {
     /// Raised just before `bestmove` is sent: the thread is about to end.
     answered: Arc<AtomicBool>,
     handle: JoinHandle<io::Result<Searcher>>,
+    /// The search has no limit: it runs until `stop`.
+    infinite: bool,
 }
 
 struct Session<W: Write + Send + 'static> {
@@ -108,12 +110,17 @@ pub fn run_engine<R: BufRead, W: Write + Send + 'static>(
             }
         };
         match parse_command(&line) {
-            Ok(Command::Quit) => break,
+            Ok(Command::Quit) => {
+                s.finish_search()?;
+                return Ok(());
+            }
             Ok(c) => s.handle(c)?,
             Err(e) => s.info_string(&e.to_string())?,
         }
     }
-    s.finish_search()?;
+    // The end of the input (a piped `go depth 6`): a bounded search runs to its limit, with
+    // its `info` lines; only a search without limits is stopped.
+    s.finish_or_stop_search()?;
     Ok(())
 }
 
@@ -278,9 +285,7 @@ impl<W: Write + Send + 'static> Session<W> {
             Color::Black => (go.btime, go.binc),
         };
         if let Some(t) = time {
-            // A 30th of the clock plus most of the increment, keeping a margin.
-            let inc = inc.unwrap_or(0);
-            let budget = (t / 30 + inc * 3 / 4).min(t.saturating_sub(50)).max(1);
+            let budget = turn_budget_ms(t, inc.unwrap_or(0), go.movestogo);
             movetime = Some(movetime.map_or(budget, |m| m.min(budget)));
         }
         Limits { depth: go.depth, nodes: go.nodes, movetime: movetime.map(Duration::from_millis) }
@@ -329,8 +334,21 @@ impl<W: Write + Send + 'static> Session<W> {
             send(&out, &format!("bestmove {best}"))?;
             Ok(searcher)
         });
-        self.running = Some(Running { stop, answered, handle });
+        self.running = Some(Running { stop, answered, handle, infinite: limits.is_infinite() });
         Ok(())
+    }
+
+    /// At the end of the input: waits for a bounded search to finish by itself, stops an
+    /// unbounded one.
+    fn finish_or_stop_search(&mut self) -> io::Result<()> {
+        if let Some(r) = &self.running
+            && !r.infinite
+        {
+            while !r.handle.is_finished() {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+        }
+        self.finish_search()
     }
 
     /// Stops the running search (if any), waits for its `bestmove`, and takes the searcher back.
@@ -353,6 +371,15 @@ impl<W: Write + Send + 'static> Session<W> {
             }
         }
     }
+}
+
+/// How long to think on one turn with `time_ms` left on the clock, `inc_ms` added per turn and
+/// `moves_to_go` turns until the next time period (if the clock has periods): a 30th of the
+/// clock (or its share of the turns to go, when fewer) plus most of the increment, keeping a
+/// margin of 50 ms. The in-process players of `fanorona eval` manage their clock with it too.
+pub fn turn_budget_ms(time_ms: u64, inc_ms: u64, moves_to_go: Option<u64>) -> u64 {
+    let parts = moves_to_go.map_or(30, |m| m.saturating_add(1).min(30));
+    (time_ms / parts + inc_ms.saturating_mul(3) / 4).min(time_ms.saturating_sub(50)).max(1)
 }
 
 /// `info depth .. score .. nodes .. nps .. time .. pv ..`.
@@ -410,6 +437,25 @@ mod tests {
         let best = out.iter().find_map(|l| l.strip_prefix("bestmove ")).unwrap();
         let p: Position = "9/9/W1BBB3B/9/8W w".parse().unwrap();
         assert!(p.parse_move(best).is_ok(), "{best}");
+    }
+
+    #[test]
+    fn clock_budgets() {
+        // A 30th of 60 s plus three quarters of the increment.
+        assert_eq!(turn_budget_ms(60_000, 600, None), 2_450);
+        // Two turns to go: a third of the clock.
+        assert_eq!(turn_budget_ms(9_000, 0, Some(2)), 3_000);
+        // Never the whole clock, never nothing.
+        assert_eq!(turn_budget_ms(40, 1_000, Some(0)), 1);
+    }
+
+    #[test]
+    fn end_of_input_lets_a_bounded_search_finish() {
+        let out = session("position startpos\ngo depth 3\n");
+        let infos: Vec<&String> = out.iter().filter(|l| l.starts_with("info depth ")).collect();
+        assert_eq!(infos.len(), 3, "{out:?}");
+        assert!(infos[2].starts_with("info depth 3 score "), "{out:?}");
+        assert!(out.last().is_some_and(|l| l.starts_with("bestmove ")), "{out:?}");
     }
 
     #[test]

@@ -91,6 +91,8 @@ pub fn termination_slug(t: fanorona_core::Termination) -> &'static str {
         T::EngineFailure => "engine-failure",
         T::Adjudication => "adjudication",
         T::Tablebase => "tablebase",
+        T::DrawAdjudication => "draw-adjudication",
+        T::ResignAdjudication => "resign-adjudication",
     }
 }
 
