@@ -153,12 +153,19 @@ fn node_and_time_limits() {
     e.send("go nodes 5000");
     let (best, lines) = e.bestmove();
     assert!(is_legal(&Position::start(), &best), "{best}");
-    for l in lines.iter().filter(|l| l.starts_with("info depth")) {
-        let w: Vec<&str> = l.split_whitespace().collect();
-        let i = w.iter().position(|x| *x == "nodes").unwrap();
-        let n: u64 = w[i + 1].parse().unwrap();
-        assert!(n <= 5000, "{l}");
-    }
+    // The first iteration always completes (the start position's takes 6,688 nodes); no deeper
+    // one is reported beyond the limit.
+    let infos: Vec<(u64, u64)> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            let at = |key: &str| w[w.iter().position(|x| *x == key).unwrap() + 1].parse::<u64>().unwrap();
+            (at("depth"), at("nodes"))
+        })
+        .collect();
+    assert_eq!(infos.first().map(|i| i.0), Some(1), "{lines:?}");
+    assert!(infos.iter().all(|&(d, n)| d == 1 || n <= 5000), "{lines:?}");
     // The same node-limited search gives the same answer.
     e.send("go nodes 5000");
     let (again, _) = e.bestmove();

@@ -251,6 +251,18 @@ impl FromStr for EngineSpec {
     }
 }
 
+impl EngineSpec {
+    /// The in-process player `spec`, named `name` in reports and records, with its own limits.
+    pub fn player(spec: PlayerSpec, name: impl Into<String>) -> EngineSpec {
+        EngineSpec {
+            name: name.into(),
+            text: spec.to_string(),
+            kind: EngineKind::Player(spec),
+            control: Control::default(),
+        }
+    }
+}
+
 impl ExternalSpec {
     fn apply(&mut self, limit: Limit) {
         match limit {

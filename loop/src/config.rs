@@ -7,7 +7,10 @@ use serde::{Deserialize, Serialize};
 
 use fanorona_eval::stats::SprtConfig;
 
+use fanorona_engine::EvalSpec;
+
 use crate::LoopError;
+use crate::specs::{Engines, SearchSpec};
 
 /// The whole loop.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -274,6 +277,32 @@ impl LoopConfig {
         Ok(())
     }
 
+    /// The engine settings as types: the baseline evaluator and the three searches.
+    ///
+    /// # Errors
+    /// [`LoopError::Config`] naming the field that does not parse (or sets `eval=`, which the
+    /// loop chooses).
+    pub fn engines(&self) -> Result<Engines, LoopError> {
+        let baseline = self
+            .baseline_eval
+            .parse::<EvalSpec>()
+            .map_err(|e| LoopError::Config(format!("baseline_eval {:?}: {e}", self.baseline_eval)))?;
+        let search = |name: &str, s: &str| {
+            if s.contains("eval=") {
+                return Err(LoopError::Config(format!(
+                    "{name} {s:?} must not set eval= (the loop chooses it)"
+                )));
+            }
+            SearchSpec::parse(s).map_err(|e| LoopError::Config(format!("{name} {s:?}: {e}")))
+        };
+        Ok(Engines {
+            baseline,
+            selfplay: search("selfplay.search", &self.selfplay.search)?,
+            gate: search("gate.search", &self.gate.search)?,
+            final_match: search("final_match.search", &self.final_match.search)?,
+        })
+    }
+
     /// The configuration as TOML (saved in the run directory).
     ///
     /// # Errors
@@ -311,19 +340,7 @@ impl LoopConfig {
             return bad("gate.min_score must be between 0 and 1");
         }
         self.gate.sprt()?;
-        for (name, s) in [
-            ("selfplay.search", &self.selfplay.search),
-            ("gate.search", &self.gate.search),
-            ("final_match.search", &self.final_match.search),
-        ] {
-            if s.contains("eval=") {
-                return Err(LoopError::Config(format!(
-                    "{name} {s:?} must not set eval= (the loop chooses it)"
-                )));
-            }
-            crate::specs::player(s, &self.baseline_eval)
-                .map_err(|e| LoopError::Config(format!("{name} {s:?}: {e}")))?;
-        }
+        self.engines()?;
         Ok(())
     }
 }

@@ -3,7 +3,10 @@
 
 use std::path::PathBuf;
 
+use fanorona_engine::EvalSpec;
+
 use crate::LoopConfig;
+use crate::specs::Engines;
 use crate::stage::Stage;
 use crate::stages::{MatchDone, SelfplayDone, TrainDone};
 
@@ -40,8 +43,8 @@ pub enum Event {
 pub struct Best {
     /// Its generation (0: the baseline).
     pub generation: u32,
-    /// Its evaluator text (`handcrafted` or `net:PATH`).
-    pub eval: String,
+    /// Its evaluator (`handcrafted` or `net:PATH`).
+    pub eval: EvalSpec,
 }
 
 /// Everything the reports need.
@@ -49,6 +52,8 @@ pub struct Best {
 pub struct RunRecord {
     /// The configuration used.
     pub config: LoopConfig,
+    /// Its engine settings, parsed.
+    pub engines: Engines,
     /// The run directory.
     pub root: PathBuf,
     /// Per generation: self-play, training, gate.

@@ -7,10 +7,11 @@ use fanorona_eval::stats::{Anchor, PairTally, RatingOptions, ml_ratings};
 use fanorona_plot::{Bar, BarChart, Chart, Series, write_bar_chart, write_line_chart};
 use serde::Serialize;
 
+use crate::LoopError;
 use crate::files::{write_atomic, write_json};
 use crate::records::RunRecord;
+use crate::specs::{LimitKind, SearchSpec};
 use crate::stages::MatchDone;
-use crate::{LoopError, specs};
 
 /// A generation's line in `summary.json`.
 #[derive(Clone, Debug, Serialize)]
@@ -54,11 +55,17 @@ pub struct Summary {
 /// baseline anchored at 0, with BayesElo's prior of two virtual draws per pairing.
 fn ratings(record: &RunRecord) -> Option<Vec<(f64, f64)>> {
     let n = record.generations.len() + 1;
-    let index = |name: &str| -> Option<usize> { (0..n).find(|&g| name.starts_with(&format!("gen-{g:03}"))) };
+    // Older markers know their engines by name only.
+    let by_name =
+        |name: &str| -> Option<usize> { (0..n).find(|&g| name.starts_with(&format!("gen-{g:03}"))) };
     let mut tallies = Vec::new();
     let matches = record.generations.iter().map(|(_, _, m)| m).chain(record.final_match.iter());
     for m in matches {
-        if let (Some(a), Some(b)) = (index(&m.engine), index(&m.opponent))
+        let (a, b) = match m.generations {
+            Some((a, b)) => (Some(a as usize).filter(|&a| a < n), Some(b as usize).filter(|&b| b < n)),
+            None => (by_name(&m.engine), by_name(&m.opponent)),
+        };
+        if let (Some(a), Some(b)) = (a, b)
             && a != b
         {
             tallies.push(PairTally { a, b, wdl: m.wdl });
@@ -94,7 +101,7 @@ pub fn write_all(record: &RunRecord) -> Result<(), LoopError> {
     let summary = Summary {
         generations,
         best_generation: record.best.generation,
-        best_eval: record.best.eval.clone(),
+        best_eval: record.best.eval.to_string(),
         final_match: record.final_match.clone(),
         beats_baseline: record.final_match.as_ref().map(|m| m.score > 0.5),
     };
@@ -156,14 +163,13 @@ pub fn write_all(record: &RunRecord) -> Result<(), LoopError> {
 }
 
 /// How a match's search settings limit the engines, and what that means for the figures.
-fn limit_kind(search: &str) -> &'static str {
-    let has = |key: &str| search.split(',').any(|part| part.trim().starts_with(key));
-    if has("movetime=") || has("time=") {
-        "equal time per move (the figures vary from run to run with the machine's speed and load)"
-    } else if has("nodes=") {
-        "equal nodes per move (deterministic given the seed)"
-    } else {
-        "fixed depth (deterministic given the seed; hides the evaluators' cost)"
+fn limit_text(search: &SearchSpec) -> &'static str {
+    match search.limit_kind() {
+        LimitKind::Time => {
+            "equal time per move (the figures vary from run to run with the machine's speed and load)"
+        }
+        LimitKind::Nodes => "equal nodes per move (deterministic given the seed)",
+        LimitKind::Depth => "fixed depth (deterministic given the seed; hides the evaluators' cost)",
     }
 }
 
@@ -176,7 +182,7 @@ fn markdown(record: &RunRecord, summary: &Summary) -> String {
         "{} generations from `{}`: self-play `{}` ({} games each), gate `{}` ({} games), final match `{}`.\n",
         c.generations,
         c.baseline_eval,
-        specs::player(&c.selfplay.search, "…").map_or(c.selfplay.search.clone(), |p| p.to_string()),
+        c.selfplay.search,
         c.selfplay.games,
         c.gate.search,
         c.gate.games,
@@ -185,8 +191,8 @@ fn markdown(record: &RunRecord, summary: &Summary) -> String {
     let _ = writeln!(
         s,
         "Gates: {}. Final match: {}.\n",
-        limit_kind(&c.gate.search),
-        limit_kind(&c.final_match.search)
+        limit_text(&record.engines.gate),
+        limit_text(&record.engines.final_match)
     );
     let _ = writeln!(
         s,

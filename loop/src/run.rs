@@ -41,14 +41,15 @@ pub fn run(
     };
     write_atomic(&saved, config.to_toml()?.as_bytes())?;
 
+    let engines = config.engines()?;
     let ctx = Context {
         layout: &layout,
         seed: config.seed,
         threads: config.threads,
         rules: config.rules.draw_rules(),
-        baseline: &config.baseline_eval,
+        engines: &engines,
     };
-    let mut best = Best { generation: 0, eval: config.baseline_eval.clone() };
+    let mut best = Best { generation: 0, eval: engines.baseline.clone() };
     let mut generations = Vec::new();
     for g in 1..=config.generations {
         create_dir(&layout.generation(g))?;
@@ -65,7 +66,7 @@ pub fn run(
     } else {
         None
     };
-    let record = RunRecord { config, root: out.to_path_buf(), generations, best, final_match };
+    let record = RunRecord { config, engines, root: out.to_path_buf(), generations, best, final_match };
     report::write_all(&record)?;
     Ok(record)
 }

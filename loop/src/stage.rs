@@ -16,6 +16,7 @@ use fanorona_core::DrawRules;
 use crate::LoopError;
 use crate::files::{Layout, read_json};
 use crate::records::Event;
+use crate::specs::Engines;
 
 pub(crate) use final_match::run as final_match;
 pub(crate) use gate::run as gate;
@@ -85,14 +86,18 @@ pub(crate) struct Context<'a> {
     pub threads: usize,
     /// The draw rules of every game of the run.
     pub rules: DrawRules,
-    /// The baseline evaluator (generation 0).
-    pub baseline: &'a str,
+    /// The engine settings of the run, parsed from its configuration.
+    pub engines: &'a Engines,
 }
 
 impl Context<'_> {
     /// The name of generation `g`'s engine in matches and reports.
     pub fn engine_name(&self, generation: u32) -> String {
-        if generation == 0 { format!("gen-000 ({})", self.baseline) } else { format!("gen-{generation:03}") }
+        if generation == 0 {
+            format!("gen-000 ({})", self.engines.baseline)
+        } else {
+            format!("gen-{generation:03}")
+        }
     }
 
     /// Worker threads, 0 resolved to the cores.

@@ -67,6 +67,10 @@ pub struct MatchDone {
     pub engine: String,
     /// Engine 1's spec.
     pub opponent: String,
+    /// The generations of engine 0 and engine 1 (0: the baseline); absent in markers of older
+    /// runs, whose engines are then known by their names.
+    #[serde(default)]
+    pub generations: Option<(u32, u32)>,
     /// Engine 0's results.
     pub wdl: Wdl,
     /// Pair results.

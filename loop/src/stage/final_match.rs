@@ -2,7 +2,7 @@
 
 use std::time::Instant;
 
-use super::matches::{Plan, done, engine, play};
+use super::matches::{Plan, done, play};
 use super::{Context, Stage};
 use crate::files::{create_dir, read_json, write_json};
 use crate::records::{Best, Event};
@@ -26,8 +26,8 @@ pub(crate) fn run(
     events(&Event::Stage { generation: 0, stage: Stage::Final, done: false });
     let t0 = Instant::now();
     let engines = [
-        engine(&section.search, &best.eval, ctx.engine_name(best.generation))?,
-        engine(&section.search, ctx.baseline, ctx.engine_name(0))?,
+        ctx.engines.final_match.engine(&best.eval, ctx.engine_name(best.generation)),
+        ctx.engines.final_match.engine(&ctx.engines.baseline, ctx.engine_name(0)),
     ];
     let dir = ctx.layout.final_dir().join(format!("gen-{:03}", best.generation));
     create_dir(&dir)?;
@@ -40,7 +40,7 @@ pub(crate) fn run(
         seed: Stage::Final.seed(ctx.seed, 0),
     };
     let r = play(ctx, &plan, engines.clone(), events)?;
-    let done = done(&r, &engines, false, t0);
+    let done = done(&r, &engines, (best.generation, 0), false, t0);
     write_json(&marker, &done)?;
     events(&Event::Finished { message: done.summary.lines().next().unwrap_or_default().to_string() });
     Ok(done)

@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use fanorona_eval::stats::SprtVerdict;
 
-use super::matches::{Plan, done, engine, play};
+use super::matches::{Plan, done, play};
 use super::{Context, Stage, finished};
 use crate::files::{create_dir, write_json};
 use crate::records::{Best, Event};
@@ -27,8 +27,8 @@ pub(crate) fn run(
     }
     let t0 = Instant::now();
     let engines = [
-        engine(&section.search, &net_eval(&ctx.layout.candidate(g)), ctx.engine_name(g))?,
-        engine(&section.search, &best.eval, ctx.engine_name(best.generation))?,
+        ctx.engines.gate.engine(&net_eval(&ctx.layout.candidate(g)), ctx.engine_name(g)),
+        ctx.engines.gate.engine(&best.eval, ctx.engine_name(best.generation)),
     ];
     let dir = ctx.layout.gate_dir(g);
     create_dir(&dir)?;
@@ -43,7 +43,7 @@ pub(crate) fn run(
     let r = play(ctx, &plan, engines.clone(), events)?;
     let h0 = r.sprt.is_some_and(|s| s.verdict == SprtVerdict::H0);
     let promoted = r.wdl.score().is_some_and(|s| s > section.min_score) && !h0;
-    let done = done(&r, &engines, promoted, t0);
+    let done = done(&r, &engines, (g, best.generation), promoted, t0);
     write_json(&marker, &done)?;
     events(&Event::Finished {
         message: format!(

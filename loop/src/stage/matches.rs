@@ -10,17 +10,7 @@ use fanorona_eval::{EngineSpec, MatchConfig, MatchReport, OpeningSource};
 use super::Context;
 use crate::LoopError;
 use crate::records::Event;
-use crate::specs::player;
 use crate::stages::MatchDone;
-
-/// An alpha-beta engine with `search` limits and evaluator `eval`, named `name`.
-pub(super) fn engine(search: &str, eval: &str, name: String) -> Result<EngineSpec, LoopError> {
-    let spec = player(search, eval).map_err(|e| LoopError::Config(e.to_string()))?;
-    let mut e: EngineSpec =
-        spec.to_string().parse().map_err(|e: fanorona_eval::EvalError| LoopError::Config(e.to_string()))?;
-    e.name = name;
-    Ok(e)
-}
 
 /// How one match is played.
 #[derive(Clone, Debug)]
@@ -67,10 +57,17 @@ pub(super) fn play(
 }
 
 /// The marker of a finished match.
-pub(super) fn done(r: &MatchReport, engines: &[EngineSpec; 2], promoted: bool, t0: Instant) -> MatchDone {
+pub(super) fn done(
+    r: &MatchReport,
+    engines: &[EngineSpec; 2],
+    generations: (u32, u32),
+    promoted: bool,
+    t0: Instant,
+) -> MatchDone {
     MatchDone {
         engine: engines[0].name.clone(),
         opponent: engines[1].name.clone(),
+        generations: Some(generations),
         wdl: r.wdl,
         pentanomial: r.pentanomial,
         score: r.wdl.score().unwrap_or(0.5),

@@ -7,7 +7,6 @@ use fanorona_selfplay::{Exploration, SelfplayConfig};
 use super::{Context, Stage, finished};
 use crate::files::write_json;
 use crate::records::{Best, Event};
-use crate::specs::player;
 use crate::stages::SelfplayDone;
 use crate::{LoopError, SelfplayStage};
 
@@ -24,7 +23,7 @@ pub(crate) fn run(
         return Ok(done);
     }
     let t0 = Instant::now();
-    let spec = player(&section.search, &best.eval).map_err(|e| LoopError::Config(e.to_string()))?;
+    let spec = ctx.engines.selfplay.with_eval(&best.eval);
     let sp = SelfplayConfig {
         games: section.games_of(g),
         white: spec.clone(),
