@@ -74,7 +74,14 @@ impl Default for SelfplayConfig {
 
 /// The default player: `alphabeta:depth=2,eval=handcrafted`.
 pub fn default_spec() -> PlayerSpec {
-    DEFAULT_SPEC.parse().unwrap_or(PlayerSpec::Random)
+    PlayerSpec::AlphaBeta(fanorona_engine::AlphaBetaSpec {
+        depth: Some(2),
+        nodes: None,
+        movetime: None,
+        hash_mib: fanorona_engine::spec::DEFAULT_HASH_MIB,
+        eval: fanorona_engine::EvalSpec::Handcrafted,
+        tb: None,
+    })
 }
 
 /// The default player spec's text.
@@ -178,5 +185,16 @@ impl SelfplayConfig {
         self.games = self.shard.split(total).games;
         self.run_games = Some(total);
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_spec_is_its_text() {
+        assert_eq!(default_spec().to_string(), DEFAULT_SPEC);
+        assert_eq!(DEFAULT_SPEC.parse::<PlayerSpec>(), Ok(default_spec()));
     }
 }

@@ -79,6 +79,9 @@ pub enum TrainError {
     /// The run was stopped by the caller.
     #[error("training was stopped")]
     Stopped,
+    /// The training backend or the data loader failed.
+    #[error("training failed: {0}")]
+    Backend(String),
 }
 
 impl TrainError {

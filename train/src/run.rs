@@ -422,7 +422,8 @@ fn run(
         }
         drop(rx);
         let train_seconds = train_start.elapsed().as_secs_f64();
-        let _ = loader.join();
+        // A loader that panicked has sent its last batch: say so rather than train on a part.
+        loader.join().map_err(|_| TrainError::Backend("the data loader thread panicked".into()))?;
 
         let (val_loss, val_accuracy) = validate(&model.valid(), &source, batch, &device)?;
         let metrics = EpochMetrics {
@@ -500,13 +501,20 @@ fn validate(
     let order: Vec<usize> = (0..source.file_count()).collect();
     let (mut sse, mut n, mut right, mut decisive) = (0.0f64, 0u64, 0u64, 0u64);
     let mut pending = Batch::with_capacity(batch);
-    let mut flush = |b: &mut Batch| {
+    let mut flush = |b: &mut Batch| -> Result<(), TrainError> {
         let k = b.len();
         if k == 0 {
-            return;
+            return Ok(());
         }
         let x = Tensor::<2>::from_data(TensorData::new(std::mem::take(&mut b.x), [k, INPUTS]), device);
-        let pred: Vec<f32> = model.forward(x).into_data().try_to_vec().unwrap_or_default();
+        let pred: Vec<f32> = model
+            .forward(x)
+            .into_data()
+            .try_to_vec()
+            .map_err(|e| TrainError::Backend(format!("reading the validation predictions: {e:?}")))?;
+        if pred.len() != k {
+            return Err(TrainError::Backend(format!("{} predictions for a batch of {k}", pred.len())));
+        }
         for ((p, y), r) in pred.iter().zip(&b.y).zip(&b.result) {
             let d = f64::from(p - y);
             sse += d * d;
@@ -520,20 +528,28 @@ fn validate(
         }
         b.y.clear();
         b.result.clear();
+        Ok(())
     };
+    let mut failed = None;
     source.for_each(
         Split::Validation,
         &order,
         &mut |it| {
             pending.push(&it.pos, it.target, it.result);
-            if pending.len() == batch {
-                flush(&mut pending);
+            if pending.len() == batch
+                && let Err(e) = flush(&mut pending)
+            {
+                failed = Some(e);
+                return false;
             }
             true
         },
         &mut || (),
     )?;
-    flush(&mut pending);
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    flush(&mut pending)?;
     let loss = if n > 0 { sse / n as f64 } else { f64::NAN };
     let acc = if decisive > 0 { right as f64 / decisive as f64 } else { f64::NAN };
     Ok((loss, acc))
