@@ -5,6 +5,24 @@ use std::path::PathBuf;
 use fanorona_data::DataError;
 use fanorona_engine::SpecError;
 
+impl SelfplayError {
+    /// Whether the error is the user's input's fault (bad arguments, an output that may not be
+    /// replaced, a file that cannot be resumed or is damaged) rather than a failure (I/O,
+    /// threads, an engine bug): the binary's exit code 2 or 1.
+    pub fn is_bad_input(&self) -> bool {
+        match self {
+            SelfplayError::Config(_)
+            | SelfplayError::Player { .. }
+            | SelfplayError::Resume { .. }
+            | SelfplayError::Tablebase { .. } => true,
+            SelfplayError::Data(d) => d.is_bad_input(),
+            SelfplayError::IllegalDecision { .. }
+            | SelfplayError::Threads { .. }
+            | SelfplayError::Io { .. } => false,
+        }
+    }
+}
+
 /// Why a self-play run failed.
 #[derive(Debug, thiserror::Error)]
 pub enum SelfplayError {

@@ -205,17 +205,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
 /// damaged: bad input (exit 2); I/O errors and engine bugs: failures (exit 1).
 fn selfplay_err(e: SelfplayError, out: &std::path::Path) -> anyhow::Error {
     let what = format!("self-play into {}", out.display());
-    let bad = match &e {
-        SelfplayError::Config(_)
-        | SelfplayError::Player { .. }
-        | SelfplayError::Resume { .. }
-        | SelfplayError::Tablebase { .. } => true,
-        SelfplayError::Data(d) => crate::cmd::data::is_bad_file(d),
-        SelfplayError::IllegalDecision { .. } | SelfplayError::Threads { .. } | SelfplayError::Io { .. } => {
-            false
-        }
-    };
-    if bad { bad_input(what, e) } else { anyhow::Error::new(e).context(what) }
+    if e.is_bad_input() { bad_input(what, e) } else { anyhow::Error::new(e).context(what) }
 }
 
 fn print_summary(s: &Summary, json: bool) -> anyhow::Result<()> {

@@ -5,7 +5,7 @@ use std::io::{IsTerminal, Write};
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 
-use fanorona_train::{Progress, TrainConfig, TrainError, TrainReport};
+use fanorona_train::{Progress, TrainConfig, TrainReport};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::exit::bad_input;
@@ -182,17 +182,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         let config = config(args)?;
         fanorona_train::train(&config, &args.files, out, args.init_from.as_deref(), &mut on_progress)
     };
-    let report = result.map_err(|e| match e {
-        TrainError::Config(_)
-        | TrainError::ConfigFile { .. }
-        | TrainError::Data(_)
-        | TrainError::Input { .. }
-        | TrainError::NoData(_)
-        | TrainError::Net(_)
-        | TrainError::Network(_)
-        | TrainError::Resume { .. } => bad_input("train", e),
-        other => anyhow::Error::new(other),
-    })?;
+    let report =
+        result.map_err(|e| if e.is_bad_input() { bad_input("train", e) } else { anyhow::Error::new(e) })?;
     print_report(&report, args.json)
 }
 

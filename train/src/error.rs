@@ -2,6 +2,25 @@
 
 use std::path::PathBuf;
 
+impl TrainError {
+    /// Whether the error is the user's input's fault (a configuration, a record or network
+    /// file, a run that cannot be resumed) rather than a failure while training: the binary's
+    /// exit code 2 or 1.
+    pub fn is_bad_input(&self) -> bool {
+        matches!(
+            self,
+            TrainError::Config(_)
+                | TrainError::ConfigFile { .. }
+                | TrainError::Data(_)
+                | TrainError::Input { .. }
+                | TrainError::NoData(_)
+                | TrainError::Net(_)
+                | TrainError::Network(_)
+                | TrainError::Resume { .. }
+        )
+    }
+}
+
 /// Why training failed.
 #[derive(Debug, thiserror::Error)]
 pub enum TrainError {
