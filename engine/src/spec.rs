@@ -46,6 +46,27 @@ pub struct AlphaBetaSpec {
 }
 
 impl AlphaBetaSpec {
+    /// Writes the limits and the table size (when not the default), each followed by `,`, in
+    /// the canonical order of a player spec's text: `depth=2,nodes=5000,hash=32,`.
+    ///
+    /// # Errors
+    /// When `out` fails.
+    pub fn write_limits(&self, out: &mut dyn fmt::Write) -> fmt::Result {
+        if let Some(d) = self.depth {
+            write!(out, "depth={d},")?;
+        }
+        if let Some(n) = self.nodes {
+            write!(out, "nodes={n},")?;
+        }
+        if let Some(t) = self.movetime {
+            write!(out, "movetime={t},")?;
+        }
+        if self.hash_mib != DEFAULT_HASH_MIB {
+            write!(out, "hash={},", self.hash_mib)?;
+        }
+        Ok(())
+    }
+
     /// The search limits of one turn.
     pub fn limits(&self) -> Limits {
         Limits {
@@ -312,18 +333,7 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::Greedy => f.write_str("greedy"),
             PlayerSpec::AlphaBeta(a) => {
                 f.write_str("alphabeta:")?;
-                if let Some(d) = a.depth {
-                    write!(f, "depth={d},")?;
-                }
-                if let Some(n) = a.nodes {
-                    write!(f, "nodes={n},")?;
-                }
-                if let Some(t) = a.movetime {
-                    write!(f, "movetime={t},")?;
-                }
-                if a.hash_mib != DEFAULT_HASH_MIB {
-                    write!(f, "hash={},", a.hash_mib)?;
-                }
+                a.write_limits(f)?;
                 write!(f, "eval={}", a.eval)?;
                 if let Some(tb) = &a.tb {
                     write!(f, ",tb={}", tb.display())?;

@@ -259,14 +259,12 @@ impl LoopConfig {
         let (quiet, plies) =
             (self.selfplay.legacy_max_quiet_plies.take(), self.selfplay.legacy_max_plies.take());
         let default = RulesSection::default();
-        for (old, new, name) in [
-            (quiet, &mut self.rules.max_quiet_plies, "max_quiet_plies"),
-            (plies, &mut self.rules.max_plies, "max_plies"),
+        for (old, new, default, name) in [
+            (quiet, &mut self.rules.max_quiet_plies, default.max_quiet_plies, "max_quiet_plies"),
+            (plies, &mut self.rules.max_plies, default.max_plies, "max_plies"),
         ] {
             if let Some(v) = old {
-                let given_in_rules =
-                    *new != if name == "max_plies" { default.max_plies } else { default.max_quiet_plies };
-                if given_in_rules && *new != v {
+                if *new != default && *new != v {
                     return Err(LoopError::Config(format!(
                         "selfplay.{name} = {v} and rules.{name} = {new} disagree (the draw rules live in [rules] now)"
                     )));

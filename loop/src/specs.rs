@@ -63,10 +63,13 @@ impl SearchSpec {
 impl fmt::Display for SearchSpec {
     /// The canonical text of the limits, without `eval=`: `depth=2`, `movetime=20`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let full = self.with_eval(&EvalSpec::Material).to_string();
-        let params = full.strip_prefix("alphabeta:").unwrap_or(&full);
-        let parts: Vec<&str> = params.split(',').filter(|p| *p != "eval=material").collect();
-        f.write_str(&parts.join(","))
+        let mut limits = String::new();
+        self.0.write_limits(&mut limits)?;
+        f.write_str(limits.trim_end_matches(','))?;
+        match &self.0.tb {
+            Some(tb) => write!(f, ",tb={}", tb.display()),
+            None => Ok(()),
+        }
     }
 }
 
