@@ -1,18 +1,9 @@
 //! `fanorona perft` and `fanorona show` from the outside: output format, bad input, exit codes.
 
-use std::process::{Command, Output};
+use std::process::Command;
 
-fn fanorona(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fanorona")).args(args).output().expect("run fanorona")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+mod common;
+use common::{fanorona, stderr, stdout};
 
 #[test]
 fn perft_plain_ends_with_nodes_line() {

@@ -2,22 +2,13 @@
 //! thread-count independence, JSON summaries, the data commands and their exit codes.
 
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+mod common;
+use common::{fanorona, stderr, stdout};
+
 const BIN: &str = env!("CARGO_BIN_EXE_fanorona");
-
-fn fanorona(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).output().expect("run fanorona")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 fn selfplay_args<'a>(games: &'a str, out: &'a str, threads: &'a str) -> Vec<&'a str> {
     vec![

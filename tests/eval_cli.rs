@@ -5,11 +5,10 @@
 
 use std::process::{Command, Output};
 
-const BIN: &str = env!("CARGO_BIN_EXE_fanorona");
+mod common;
+use common::fanorona;
 
-fn fanorona(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).output().expect("spawn fanorona")
-}
+const BIN: &str = env!("CARGO_BIN_EXE_fanorona");
 
 fn json(o: &Output) -> serde_json::Value {
     assert!(o.status.success(), "{o:?}");

@@ -3,20 +3,13 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use fanorona_data::{SampleConfig, Samples};
 use fanorona_engine::nn::encode;
 
-const BIN: &str = env!("CARGO_BIN_EXE_fanorona");
-
-fn fanorona(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).output().expect("run fanorona")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+mod common;
+use common::{fanorona, stderr};
 
 fn games(dir: &Path, name: &str, n: &str, seed: &str) -> PathBuf {
     let out = dir.join(name);

@@ -1,18 +1,11 @@
 //! `fanorona net` from the outside: info, eval, and the safetensors round trip.
 
-use std::process::{Command, Output};
+use std::process::Output;
 
 use fanorona_engine::nn::{Architecture, Network};
 
-const BIN: &str = env!("CARGO_BIN_EXE_fanorona");
-
-fn fanorona(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).output().expect("run fanorona")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+mod common;
+use common::{fanorona, stderr};
 
 fn json(o: &Output) -> serde_json::Value {
     assert!(o.status.success(), "{}", stderr(o));

@@ -4,19 +4,8 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-const BIN: &str = env!("CARGO_BIN_EXE_fanorona");
-
-fn fanorona(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).output().expect("run fanorona")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
+mod common;
+use common::{fanorona, stderr, stdout};
 
 fn selfplay(games: &str, out: &Path, extra: &[&str]) -> Output {
     let out = out.display().to_string();

@@ -1,15 +1,10 @@
 //! `fanorona serve` from the outside: the address it prints, a request, bad input, exit codes.
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
-fn fanorona(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fanorona")).args(args).output().expect("run fanorona")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+mod common;
+use common::{fanorona, stderr};
 
 #[test]
 fn serve_prints_its_loopback_address_and_answers() {

@@ -3,19 +3,10 @@
 
 use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
-fn fanorona(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fanorona")).args(args).output().expect("run fanorona")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+mod common;
+use common::{fanorona, stderr, stdout};
 
 fn path(p: &Path) -> &str {
     p.to_str().expect("utf-8 temp path")

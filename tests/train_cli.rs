@@ -3,11 +3,8 @@
 #![cfg(feature = "train")]
 #![allow(clippy::unwrap_used)] // test helpers: a failure is the test failing
 
-use std::process::{Command, Output};
-
-fn fanorona(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fanorona")).args(args).output().expect("spawn fanorona")
-}
+mod common;
+use common::fanorona;
 
 #[test]
 fn train_resume_and_play_with_the_network() {
