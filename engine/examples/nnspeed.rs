@@ -28,7 +28,7 @@ fn main() {
         let t = Instant::now();
         let mut sink = 0i64;
         for _ in 0..n {
-            sink += i64::from(q.score(std::hint::black_box(&values), &mut s));
+            sink += i64::from(q.score(std::hint::black_box(&values), 0, &mut s));
         }
         let score_ns = t.elapsed().as_nanos() as f64 / f64::from(n);
         let mv = moves[0];

@@ -35,7 +35,9 @@ mod scale;
 pub mod simd;
 
 pub use accumulator::Accumulator;
-pub use arch::{Activation, Architecture, DEFAULT_HIDDEN, Encoding, MAX_HIDDEN_LAYERS, MAX_LAYER_SIZE};
+pub use arch::{
+    Activation, Architecture, DEFAULT_HIDDEN, Encoding, MAX_BUCKETS, MAX_HIDDEN_LAYERS, MAX_LAYER_SIZE,
+};
 pub use bench::{BenchFigures, bench_evals_per_second};
 pub use embedded::{BENCH_NET_DESCRIPTION, bench_network};
 pub use encode::{INPUTS, encode, feature_index};

@@ -49,7 +49,11 @@ fn game_positions(n: usize) -> Vec<Position> {
 /// The default architecture with random weights, its output layer scaled up so that the
 /// scores span several stones (as a trained network's do).
 fn network(seed: u64) -> Network {
-    let arch = Architecture::default();
+    network_of(Architecture::default(), seed)
+}
+
+/// A random network of `arch` scaled as [`network`].
+fn network_of(arch: Architecture, seed: u64) -> Network {
     let random = Network::random(&arch, seed).unwrap();
     let last = random.layers().len() - 1;
     let params = random
@@ -88,6 +92,31 @@ fn quantised_scores_stay_close_to_the_float_network() {
     );
     assert!(max <= 48, "largest difference {max} centi-stones");
     assert!(mean <= 8.0, "mean difference {mean:.2} centi-stones");
+}
+
+#[test]
+fn output_buckets_run_in_integers_as_in_floats() {
+    let positions = game_positions(10_000);
+    let arch: Architecture = "256:buckets=4".parse().unwrap();
+    let net = Arc::new(network_of(arch.clone(), 11));
+    let mut q = NetEvaluator::new(Arc::clone(&net), "q").unwrap();
+    assert!(q.is_quantised());
+    let mut used = [0usize; 4];
+    let mut max = 0;
+    for pos in &positions {
+        used[arch.bucket(pos.occupied().count() as usize)] += 1;
+        max = max.max((value_to_score(net.forward(&encode(pos))) - q.evaluate(pos)).abs());
+    }
+    assert!(used.iter().filter(|&&n| n > 0).count() >= 3, "buckets used: {used:?}");
+    assert!(max <= 48, "largest difference {max} centi-stones");
+    // Each bucket's output is its own: the same position through another bucket scores
+    // differently.
+    let start = Position::start();
+    let x = encode(&start);
+    let outputs = &net.layers()[1];
+    assert_eq!(outputs.outputs(), 4);
+    assert_ne!(outputs.row(0)[3], outputs.row(0)[0]);
+    assert!((net.forward(&x) - net.evaluate(&start)).abs() < 1e-6);
 }
 
 #[test]
@@ -134,7 +163,7 @@ fn every_kernel_gives_the_same_scores_incrementally() {
             .zip(&mut scratch)
             .map(|((q, acc), s)| {
                 let values = acc.values(q, pos, pos.turn()).to_vec();
-                q.score(&values, s)
+                q.score(&values, q.bucket(pos), s)
             })
             .collect();
         assert!(scores.iter().all(|&s| s == scores[0]), "{kernels:?}: {scores:?} at {pos}");

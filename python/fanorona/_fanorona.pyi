@@ -146,6 +146,9 @@ class Network:
     @property
     def hidden(self) -> List[int]: ...
     @property
+    def buckets(self) -> int:
+        """Output buckets: 1, or one output per bucket of stone counts (the last layer's width)."""
+    @property
     def description(self) -> str: ...
     @property
     def parameter_count(self) -> int: ...

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use fanorona_data::{Existing, Output};
-use fanorona_engine::nn::{Activation, Architecture, Encoding, INPUTS, NetEvaluator, Network};
+use fanorona_engine::nn::{Activation, Architecture, Encoding, INPUTS, MAX_BUCKETS, NetEvaluator, Network};
 use numpy::{PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 
@@ -90,11 +90,15 @@ impl PyNetwork {
             sizes.push(o);
             params.push((w.readonly().as_slice()?.to_vec(), b.readonly().as_slice()?.to_vec()));
         }
-        if sizes.len() < 2 || sizes[sizes.len() - 1] != 1 {
-            return Err(errors::value(format!("the last layer must have 1 output (layer sizes {sizes:?})")));
+        if sizes.len() < 2 || !(1..=MAX_BUCKETS).contains(&sizes[sizes.len() - 1]) {
+            return Err(errors::value(format!(
+                "the last layer must have 1 output, or one per output bucket up to {MAX_BUCKETS} \
+                 (layer sizes {sizes:?})"
+            )));
         }
         let hidden = sizes[1..sizes.len() - 1].to_vec();
-        let arch = Architecture { encoding: Encoding::StonePlanes, hidden, activation };
+        let buckets = sizes[sizes.len() - 1];
+        let arch = Architecture { encoding: Encoding::StonePlanes, hidden, activation, buckets };
         Network::from_layers(arch, params, description).map(PyNetwork::new).map_err(errors::value)
     }
 
@@ -182,6 +186,13 @@ impl PyNetwork {
     #[getter]
     fn hidden(&self) -> Vec<usize> {
         self.net.arch().hidden.clone()
+    }
+
+    /// Output buckets (1: a single output; more: the last layer has one output per bucket, and
+    /// a position uses the one of its stone count).
+    #[getter]
+    fn buckets(&self) -> usize {
+        self.net.arch().buckets
     }
 
     /// The description stored with the network.

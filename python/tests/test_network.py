@@ -17,9 +17,9 @@ POSITIONS = [
 ]
 
 
-def random_layers(seed: int, hidden=(32,)):
+def random_layers(seed: int, hidden=(32,), outputs=1):
     rng = np.random.default_rng(seed)
-    sizes = [90, *hidden, 1]
+    sizes = [90, *hidden, outputs]
     return [
         (rng.uniform(-0.3, 0.3, (a, b)).astype(np.float32), rng.uniform(-0.1, 0.1, b).astype(np.float32))
         for a, b in zip(sizes, sizes[1:])
@@ -59,6 +59,30 @@ def test_a_network_saved_from_numpy_evaluates_as_the_engine(tmp_path, activation
     assert np.allclose(loaded.forward(x), numpy_forward(layers, x, activation), atol=1e-5)
 
 
+def numpy_bucket(x, buckets):
+    """The output bucket of each encoded position: its stone count cut into equal parts."""
+    stones = x.reshape(-1, 90).sum(axis=1).astype(int)
+    return np.minimum(np.maximum(stones - 1, 0) * buckets // 44, buckets - 1)
+
+
+def test_output_buckets_pick_the_output_of_the_stone_count(tmp_path):
+    layers = random_layers(5, outputs=4)
+    net = fanorona.Network.from_layers(layers)
+    assert net.buckets == 4
+    path = tmp_path / "b.fnet"
+    net.save(path)
+    info = run_json("net", "info", str(path))
+    assert info["architecture"] == "stones:90-32-1:buckets=4" and info["buckets"] == 4
+    x = np.stack([fanorona.Position(t).encode() for t in POSITIONS])
+    h = np.clip(x.astype(np.float64) @ layers[0][0] + layers[0][1], 0, 1) @ layers[1][0] + layers[1][1]
+    expected = np.tanh(h[np.arange(len(x)), numpy_bucket(x, 4)])
+    assert set(numpy_bucket(x, 4)) == {0, 3}
+    assert np.allclose(net.forward(x), expected, atol=1e-5)
+    for text, want in zip(POSITIONS, expected):
+        cli = run_json("net", "eval", str(path), "--position", text)
+        assert abs(cli["value"] - want) < 1e-5
+
+
 def test_the_engine_plays_with_a_network_from_numpy(tmp_path):
     path = tmp_path / "n.fnet"
     fanorona.Network.from_layers(random_layers(4)).save(path)
@@ -73,7 +97,7 @@ def test_wrong_shapes_and_nan_weights_raise_value_error():
     with pytest.raises(ValueError, match="layer 1"):
         fanorona.Network.from_layers([good[0], (np.zeros((31, 1)), np.zeros(1))])
     with pytest.raises(ValueError, match="1 output"):
-        fanorona.Network.from_layers([(np.zeros((90, 2)), np.zeros(2))])
+        fanorona.Network.from_layers([(np.zeros((90, 9)), np.zeros(9))])
     bad = [(good[0][0].copy(), good[0][1]), good[1]]
     bad[0][0][5, 3] = np.nan
     with pytest.raises(ValueError, match="non-finite"):

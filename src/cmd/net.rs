@@ -121,6 +121,7 @@ fn info(a: &InfoArgs) -> anyhow::Result<()> {
         "architecture": net.arch().to_string(),
         "layer_sizes": net.arch().layer_sizes(),
         "activation": net.arch().activation.name(),
+        "buckets": net.arch().buckets,
         "description": net.description(),
         "parameters": net.arch().parameter_count(),
         "checksum": format!("{:08x}", net.checksum()),

@@ -47,6 +47,9 @@ pub struct Args {
     /// Hidden layer sizes, comma-separated (model.hidden), e.g. `128,32`.
     #[arg(long)]
     hidden: Option<String>,
+    /// Output buckets by stone count, 1 to 8 (model.buckets).
+    #[arg(long)]
+    buckets: Option<usize>,
     /// Target: result, score or blend (data.target).
     #[arg(long)]
     target: Option<String>,
@@ -82,6 +85,7 @@ fn config(args: &Args) -> anyhow::Result<TrainConfig> {
     add("optim.lr", args.lr.map(|v| format!("{v:e}")));
     add("seed", args.seed.map(|v| v.to_string()));
     add("model.hidden", args.hidden.as_ref().map(|h| format!("[{h}]")));
+    add("model.buckets", args.buckets.map(|v| v.to_string()));
     add("data.target", args.target.as_ref().map(|t| format!("\"{t}\"")));
     TrainConfig::load(args.config.as_deref(), &overrides).map_err(|e| bad_input("configuration", e))
 }
@@ -200,6 +204,7 @@ fn resume_conflict(a: &Args) -> Option<&'static str> {
         (a.lr.is_some(), "--lr"),
         (a.seed.is_some(), "--seed"),
         (a.hidden.is_some(), "--hidden"),
+        (a.buckets.is_some(), "--buckets"),
         (a.target.is_some(), "--target"),
         (a.init_from.is_some(), "--init-from"),
     ]

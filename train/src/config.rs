@@ -77,6 +77,9 @@ pub struct ModelConfig {
     /// search runs the network in integers, and the weights are clipped during training so
     /// that they fit) or `relu` (float inference only, as the first networks).
     pub activation: String,
+    /// Output buckets (1 to 8): more than one gives the output layer one neuron per bucket of
+    /// stone counts (1-44 cut evenly, fewest stones first), as Stockfish's material buckets.
+    pub buckets: usize,
 }
 
 /// What the network learns to predict (shared with `fanorona data export` and the Python
@@ -166,7 +169,7 @@ impl Default for TrainConfig {
 
 impl Default for ModelConfig {
     fn default() -> ModelConfig {
-        ModelConfig { hidden: Architecture::default().hidden, activation: "crelu".into() }
+        ModelConfig { hidden: Architecture::default().hidden, activation: "crelu".into(), buckets: 1 }
     }
 }
 
@@ -224,9 +227,10 @@ impl TrainConfig {
                 )));
             }
         };
-        Architecture::mlp(&self.model.hidden)
+        let arch = Architecture::mlp(&self.model.hidden)
             .map(|a| a.with_activation(activation))
-            .map_err(|e| TrainError::Config(format!("model.hidden: {e}")))
+            .map_err(|e| TrainError::Config(format!("model.hidden: {e}")))?;
+        arch.with_buckets(self.model.buckets).map_err(|e| TrainError::Config(format!("model.buckets: {e}")))
     }
 
     /// Checks every value.

@@ -9,12 +9,15 @@ use fanorona_engine::nn::{Activation, Architecture, Network, QuantisedNetwork, w
 use crate::TrainError;
 
 /// The value network in burn: the engine's [`Architecture`] as `Linear` layers with its
-/// activation between them and tanh at the end, exactly the engine's float forward pass.
+/// activation between them and tanh at the end, exactly the engine's float forward pass
+/// (including the choice of an output bucket by the position's stone count).
 #[derive(Module, Debug)]
 pub struct ValueNet {
     layers: Vec<Linear>,
     #[module(skip)]
     activation: Activation,
+    #[module(skip)]
+    buckets: usize,
 }
 
 impl ValueNet {
@@ -32,7 +35,7 @@ impl ValueNet {
                 }
             })
             .collect();
-        ValueNet { layers, activation: net.arch().activation }
+        ValueNet { layers, activation: net.arch().activation, buckets: net.arch().buckets }
     }
 
     /// A network of `arch` with random weights drawn from `seed` (the engine's initialisation,
@@ -50,6 +53,7 @@ impl ValueNet {
     /// `x`: `[batch, inputs]` -> `[batch, 1]`.
     pub fn forward(&self, x: Tensor<2>) -> Tensor<2> {
         let last = self.layers.len().saturating_sub(1);
+        let bucket = (self.buckets > 1).then(|| self.bucket_indices(x.clone()));
         let mut x = x;
         for (i, layer) in self.layers.iter().enumerate() {
             x = layer.forward(x);
@@ -60,7 +64,25 @@ impl ValueNet {
                 };
             }
         }
-        x.tanh()
+        match bucket {
+            Some(b) => x.gather(1, b).tanh(),
+            None => x.tanh(),
+        }
+    }
+
+    /// Each position's output bucket, `[batch, 1]`: its stone count `n` (the sum of its 0/1
+    /// inputs) as [`Architecture::bucket`] maps it, `floor((n - 1) * buckets / 44)` clamped
+    /// (exact in floats: the quotient of small integers is never within rounding of the next).
+    fn bucket_indices(&self, x: Tensor<2>) -> Tensor<2, Int> {
+        let b = self.buckets as f32;
+        x.sum_dim(1)
+            .sub_scalar(1.0)
+            .clamp_min(0.0)
+            .mul_scalar(b)
+            .div_scalar(44.0)
+            .floor()
+            .clamp(0.0, b - 1.0)
+            .int()
     }
 
     /// Clips every weight and bias to the range the search's integer types hold
@@ -82,7 +104,7 @@ impl ValueNet {
                 Linear { weight, bias }
             })
             .collect();
-        ValueNet { layers, activation: self.activation }
+        ValueNet { layers, activation: self.activation, buckets: self.buckets }
     }
 
     /// The layer sizes, input first.
@@ -196,5 +218,35 @@ mod tests {
         let t = Tensor::<2>::from_data(TensorData::new(x.to_vec(), [1, 90]), &device);
         let v: f32 = model.forward(t).into_scalar();
         assert!((v - net.forward(&x)).abs() < 1e-6);
+    }
+
+    #[test]
+    fn buckets_pick_the_engines_output() {
+        let arch: Architecture = "8:buckets=4".parse().unwrap();
+        let net = Network::random(&arch, 5).unwrap();
+        let device = Device::flex();
+        let model = ValueNet::from_network(&net, &device);
+        assert_eq!(model.layer_sizes(), vec![90, 8, 4]);
+        // Positions of 44, 30, 12, 11 and 2 stones: buckets 3, 2, 1, 0, 0.
+        let mut positions = vec![fanorona_core::Position::start()];
+        let mut rng = fanorona_engine::rng::Rng::new(9);
+        let mut pos = fanorona_core::Position::start();
+        while positions.len() < 40 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos = pos.play(&moves[rng.below(moves.len() as u64) as usize]).unwrap();
+            positions.push(pos);
+        }
+        let inputs: Vec<f32> = positions.iter().flat_map(|p| encode(p).to_vec()).collect();
+        let t = Tensor::<2>::from_data(TensorData::new(inputs, [positions.len(), 90]), &device);
+        let values: Vec<f32> = model.forward(t).into_data().try_to_vec().unwrap();
+        let mut seen = std::collections::HashSet::new();
+        for (p, v) in positions.iter().zip(values) {
+            seen.insert(arch.bucket(p.occupied().count() as usize));
+            assert!((v - net.evaluate(p)).abs() < 1e-5, "{v} vs {} at {p}", net.evaluate(p));
+        }
+        assert!(seen.len() >= 2, "{seen:?}");
     }
 }

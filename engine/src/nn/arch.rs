@@ -9,6 +9,10 @@ use super::FormatError;
 pub const MAX_HIDDEN_LAYERS: usize = 8;
 /// Most neurons in one layer.
 pub const MAX_LAYER_SIZE: usize = 4096;
+/// Most output buckets.
+pub const MAX_BUCKETS: usize = 8;
+/// Stones on a full board (the bucket of a position divides `1..=STONES` evenly).
+const STONES: usize = 44;
 
 /// How a position becomes the network's input vector.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -99,11 +103,14 @@ impl Activation {
 }
 
 /// A value network: the encoding, then fully connected layers of the given hidden sizes with
-/// the activation, then one output neuron with tanh.
+/// the activation, then one output neuron with tanh — or, with output buckets, one output
+/// neuron per bucket, of which a position uses the one of its stone count
+/// ([`Architecture::bucket`]), as Stockfish's material buckets.
 ///
-/// `Display` writes the layer sizes and the activation, e.g. `stones:90-256-32-1:crelu`;
-/// `FromStr` reads the hidden sizes as a list, e.g. `256,32` (clipped ReLU), `128,32:relu`, or
-/// the full display form.
+/// `Display` writes the layer sizes and the activation, e.g. `stones:90-256-32-1` (clipped ReLU,
+/// the default, is not written), `stones:90-128-1:relu`, and the buckets when there are more
+/// than one, e.g. `stones:90-256-1:buckets=4`; `FromStr` reads the hidden sizes as a list, e.g.
+/// `256,32`, `128,32:relu`, `256:buckets=4`, or the full display form.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Architecture {
     /// The input encoding.
@@ -112,6 +119,8 @@ pub struct Architecture {
     pub hidden: Vec<usize>,
     /// The hidden layers' activation.
     pub activation: Activation,
+    /// Output buckets (1 = a single output): the last layer has one output per bucket.
+    pub buckets: usize,
 }
 
 /// The default hidden layer sizes: one clipped-ReLU layer of 256, twice the width of the first
@@ -128,6 +137,7 @@ impl Default for Architecture {
             encoding: Encoding::StonePlanes,
             hidden: DEFAULT_HIDDEN.to_vec(),
             activation: Activation::ClippedRelu,
+            buckets: 1,
         }
     }
 }
@@ -143,6 +153,7 @@ impl Architecture {
             encoding: Encoding::StonePlanes,
             hidden: hidden.to_vec(),
             activation: Activation::ClippedRelu,
+            buckets: 1,
         };
         a.validate()?;
         Ok(a)
@@ -154,11 +165,34 @@ impl Architecture {
         self
     }
 
+    /// The same layers with `buckets` output buckets.
+    ///
+    /// # Errors
+    /// When `buckets` is outside `1..=`[`MAX_BUCKETS`].
+    pub fn with_buckets(mut self, buckets: usize) -> Result<Architecture, FormatError> {
+        self.buckets = buckets;
+        self.validate()?;
+        Ok(self)
+    }
+
+    /// The output bucket of a position with `stones` stones on the board (both sides): the
+    /// range `1..=44` cut into [`Architecture::buckets`] equal parts, fewest stones first.
+    #[inline]
+    pub fn bucket(&self, stones: usize) -> usize {
+        bucket_of(stones, self.buckets)
+    }
+
     /// Checks the sizes.
     ///
     /// # Errors
-    /// As [`Architecture::mlp`].
+    /// As [`Architecture::mlp`], and when the bucket count is outside `1..=`[`MAX_BUCKETS`].
     pub fn validate(&self) -> Result<(), FormatError> {
+        if !(1..=MAX_BUCKETS).contains(&self.buckets) {
+            return Err(FormatError::Architecture(format!(
+                "{} output buckets, 1..={MAX_BUCKETS} allowed",
+                self.buckets
+            )));
+        }
         if self.hidden.len() > MAX_HIDDEN_LAYERS {
             return Err(FormatError::Architecture(format!(
                 "{} hidden layers, at most {MAX_HIDDEN_LAYERS} allowed",
@@ -173,19 +207,19 @@ impl Architecture {
         Ok(())
     }
 
-    /// Every layer's width: inputs, hidden sizes, then 1.
+    /// Every layer's width: inputs, hidden sizes, then the outputs (one per bucket).
     pub fn layer_sizes(&self) -> Vec<usize> {
         let mut v = Vec::with_capacity(self.hidden.len() + 2);
         v.push(self.encoding.inputs());
         v.extend_from_slice(&self.hidden);
-        v.push(1);
+        v.push(self.buckets);
         v
     }
 
-    /// Width of the first layer's output (the accumulator): the first hidden size, or 1 for a
-    /// linear model.
+    /// Width of the first layer's output (the accumulator): the first hidden size, or the
+    /// outputs of a linear model.
     pub fn first_width(&self) -> usize {
-        self.hidden.first().copied().unwrap_or(1)
+        self.hidden.first().copied().unwrap_or(self.buckets)
     }
 
     /// Number of weights and biases.
@@ -196,15 +230,16 @@ impl Architecture {
 
 impl fmt::Display for Architecture {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:", self.encoding)?;
-        for (i, s) in self.layer_sizes().iter().enumerate() {
-            if i > 0 {
-                f.write_str("-")?;
-            }
-            write!(f, "{s}")?;
+        write!(f, "{}:{}", self.encoding, self.encoding.inputs())?;
+        for s in &self.hidden {
+            write!(f, "-{s}")?;
         }
+        f.write_str("-1")?;
         if self.activation != Activation::ClippedRelu && !self.hidden.is_empty() {
             write!(f, ":{}", self.activation.name())?;
+        }
+        if self.buckets != 1 {
+            write!(f, ":buckets={}", self.buckets)?;
         }
         Ok(())
     }
@@ -214,9 +249,17 @@ impl FromStr for Architecture {
     type Err = FormatError;
 
     /// Reads `256,32` (hidden sizes), `linear` or `none` (no hidden layer), or the display
-    /// form `stones:90-256-32-1`; either may end in `:crelu` (the default) or `:relu`.
+    /// form `stones:90-256-32-1`; either may end in `:crelu` (the default) or `:relu`, then in
+    /// `:buckets=N`.
     fn from_str(s: &str) -> Result<Architecture, FormatError> {
         let s = s.trim();
+        if let Some((rest, n)) = s.rsplit_once(":buckets=") {
+            let buckets = n
+                .trim()
+                .parse::<usize>()
+                .map_err(|_| FormatError::Architecture(format!("`{n}` in `{s}` is not a bucket count")))?;
+            return rest.parse::<Architecture>()?.with_buckets(buckets);
+        }
         for a in [Activation::Relu, Activation::ClippedRelu] {
             if let Some(rest) = s.strip_suffix(a.name()).and_then(|r| r.strip_suffix(':')) {
                 return rest.parse::<Architecture>().map(|arch| arch.with_activation(a));
@@ -225,24 +268,37 @@ impl FromStr for Architecture {
         if s.eq_ignore_ascii_case("linear") || s.eq_ignore_ascii_case("none") || s.is_empty() {
             return Architecture::mlp(&[]);
         }
-        let parse = |part: &str| {
-            part.trim()
-                .parse::<usize>()
-                .map_err(|_| FormatError::Architecture(format!("`{part}` in `{s}` is not a layer size")))
-        };
-        if let Some(rest) = s.strip_prefix("stones:") {
-            let sizes = rest.split('-').map(parse).collect::<Result<Vec<_>, _>>()?;
-            let inputs = Encoding::StonePlanes.inputs();
-            if sizes.len() < 2 || sizes[0] != inputs || sizes[sizes.len() - 1] != 1 {
-                return Err(FormatError::Architecture(format!(
-                    "`{s}` must start with {inputs} inputs and end with 1 output"
-                )));
-            }
-            return Architecture::mlp(&sizes[1..sizes.len() - 1]);
+        if s.starts_with("stones:") {
+            return parse_display(s);
         }
-        let sizes = s.split(',').map(parse).collect::<Result<Vec<_>, _>>()?;
+        let sizes = s.split(',').map(|p| parse_size(p, s)).collect::<Result<Vec<_>, _>>()?;
         Architecture::mlp(&sizes)
     }
+}
+
+/// The bucket of `stones` stones among `buckets`; see [`Architecture::bucket`].
+#[inline]
+pub(crate) fn bucket_of(stones: usize, buckets: usize) -> usize {
+    (stones.saturating_sub(1) * buckets / STONES).min(buckets.saturating_sub(1))
+}
+
+fn parse_size(part: &str, whole: &str) -> Result<usize, FormatError> {
+    part.trim()
+        .parse::<usize>()
+        .map_err(|_| FormatError::Architecture(format!("`{part}` in `{whole}` is not a layer size")))
+}
+
+/// The display form `stones:90-...-1` (without its suffixes).
+fn parse_display(s: &str) -> Result<Architecture, FormatError> {
+    let rest = s.strip_prefix("stones:").unwrap_or(s);
+    let sizes = rest.split('-').map(|p| parse_size(p, s)).collect::<Result<Vec<_>, _>>()?;
+    let inputs = Encoding::StonePlanes.inputs();
+    if sizes.len() < 2 || sizes[0] != inputs || sizes[sizes.len() - 1] != 1 {
+        return Err(FormatError::Architecture(format!(
+            "`{s}` must start with {inputs} inputs and end with 1 output"
+        )));
+    }
+    Architecture::mlp(&sizes[1..sizes.len() - 1])
 }
 
 #[cfg(test)]
@@ -277,5 +333,29 @@ mod tests {
         assert!("stones:80-8-1".parse::<Architecture>().is_err());
         assert!("99999".parse::<Architecture>().is_err());
         assert!("1,1,1,1,1,1,1,1,1".parse::<Architecture>().is_err());
+    }
+
+    #[test]
+    fn buckets_in_sizes_text_and_positions() {
+        let a: Architecture = "256:buckets=4".parse().unwrap();
+        assert_eq!(a.buckets, 4);
+        assert_eq!(a.layer_sizes(), vec![90, 256, 4]);
+        assert_eq!(a.parameter_count(), 90 * 256 + 256 + 256 * 4 + 4);
+        assert_eq!(a.to_string(), "stones:90-256-1:buckets=4");
+        assert_eq!(a.to_string().parse::<Architecture>(), Ok(a.clone()));
+        let relu: Architecture = "128,32:relu:buckets=2".parse().unwrap();
+        assert_eq!(relu.to_string(), "stones:90-128-32-1:relu:buckets=2");
+        assert_eq!(relu.to_string().parse::<Architecture>(), Ok(relu));
+        // 44 stones in four buckets of 11: 1-11, 12-22, 23-33, 34-44.
+        let buckets: Vec<usize> = [1, 11, 12, 22, 23, 33, 34, 44].iter().map(|&n| a.bucket(n)).collect();
+        assert_eq!(buckets, [0, 0, 1, 1, 2, 2, 3, 3]);
+        assert_eq!(Architecture::default().bucket(44), 0);
+        assert_eq!(a.bucket(0), 0);
+        assert_eq!(a.bucket(99), 3);
+        assert!("256:buckets=0".parse::<Architecture>().is_err());
+        assert!("256:buckets=9".parse::<Architecture>().is_err());
+        assert!("256:buckets=x".parse::<Architecture>().is_err());
+        let lin: Architecture = "linear:buckets=3".parse().unwrap();
+        assert_eq!((lin.first_width(), lin.layer_sizes()), (3, vec![90, 3]));
     }
 }

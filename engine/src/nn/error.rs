@@ -20,11 +20,11 @@ pub enum FormatError {
         found: Vec<u8>,
     },
     /// A version this build cannot read.
-    #[error("network format version {found} is not supported (this build reads version {supported})")]
+    #[error("network format version {found} is not supported (this build reads versions 1 to {supported})")]
     UnsupportedVersion {
         /// The version in the file.
         found: u32,
-        /// The version this build reads.
+        /// The newest version this build reads.
         supported: u32,
     },
     /// An unknown input encoding.

@@ -97,7 +97,7 @@ impl NetEvaluator {
         match &mut self.inference {
             Inference::Quantised { q, acc, scratch } => {
                 let values = acc.values(q, pos, pos.turn());
-                q.score(values, scratch)
+                q.score(values, q.bucket(pos), scratch)
             }
             Inference::Float { .. } => value_to_score(self.value(pos)),
         }
@@ -108,11 +108,12 @@ impl NetEvaluator {
     #[inline]
     pub fn value(&mut self, pos: &Position) -> f32 {
         let persp = pos.turn();
+        let bucket = self.net.arch().bucket(stones(pos));
         match &mut self.inference {
             Inference::Quantised { .. } => super::score_to_value(self.score(pos)),
             Inference::Float { acc, pre, a, b, active } => {
                 if acc.matches(pos) {
-                    self.net.finish(acc.values(persp), a, b, active)
+                    self.net.finish(acc.values(persp), bucket, a, b, active)
                 } else {
                     let layer = &self.net.layers()[0];
                     pre.copy_from_slice(layer.bias());
@@ -123,7 +124,7 @@ impl NetEvaluator {
                             }
                         }
                     }
-                    self.net.finish(pre, a, b, active)
+                    self.net.finish(pre, bucket, a, b, active)
                 }
             }
         }
@@ -176,6 +177,12 @@ impl Evaluator for NetEvaluator {
     fn box_clone(&self) -> Box<dyn Evaluator> {
         Box::new(self.clone())
     }
+}
+
+/// Stones on the board, both sides (what picks the output bucket).
+#[inline]
+pub(crate) fn stones(pos: &Position) -> usize {
+    pos.occupied().count() as usize
 }
 
 #[cfg(test)]

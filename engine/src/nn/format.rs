@@ -5,13 +5,16 @@ use std::path::{Path, PathBuf};
 
 use super::checksum::crc32;
 use super::{
-    Activation, Architecture, Encoding, FormatError, MAX_HIDDEN_LAYERS, MAX_LAYER_SIZE, NetError, Network,
+    Activation, Architecture, Encoding, FormatError, MAX_BUCKETS, MAX_HIDDEN_LAYERS, MAX_LAYER_SIZE,
+    NetError, Network,
 };
 
 /// The first eight bytes of every network file.
 pub const MAGIC: [u8; 8] = *b"FANORNET";
-/// The format version this build writes and reads.
-pub const FORMAT_VERSION: u32 = 1;
+/// The newest format version, which this build reads with every older one: version 2 allows
+/// output buckets (a last layer of more than one output). A network without buckets is written
+/// as version 1, so that older builds read it, byte for byte as before.
+pub const FORMAT_VERSION: u32 = 2;
 /// Longest description.
 const MAX_DESCRIPTION: usize = 1 << 16;
 /// Bytes up to and including the description length of the longest header.
@@ -77,8 +80,8 @@ impl Network {
         let mut out =
             Vec::with_capacity(32 + 4 * sizes.len() + desc.len() + 4 * self.arch().parameter_count());
         out.extend_from_slice(&MAGIC);
-        for v in [FORMAT_VERSION, self.arch().encoding.id(), self.arch().activation.id(), sizes.len() as u32]
-        {
+        let version = if self.arch().buckets == 1 { 1 } else { FORMAT_VERSION };
+        for v in [version, self.arch().encoding.id(), self.arch().activation.id(), sizes.len() as u32] {
             out.extend_from_slice(&v.to_le_bytes());
         }
         for s in &sizes {
@@ -115,7 +118,7 @@ impl Network {
             return Err(FormatError::BadMagic { found: magic.to_vec() });
         }
         let version = c.u32()?;
-        if version != FORMAT_VERSION {
+        if !(1..=FORMAT_VERSION).contains(&version) {
             return Err(FormatError::UnsupportedVersion { found: version, supported: FORMAT_VERSION });
         }
         let encoding_id = c.u32()?;
@@ -131,13 +134,17 @@ impl Network {
             )));
         }
         let sizes = (0..n).map(|_| c.u32().map(|v| v as usize)).collect::<Result<Vec<_>, _>>()?;
-        if sizes[0] != encoding.inputs() || sizes[n - 1] != 1 {
+        let outputs = if version == 1 { 1..=1 } else { 1..=MAX_BUCKETS };
+        if sizes[0] != encoding.inputs() || !outputs.contains(&sizes[n - 1]) {
             return Err(FormatError::Architecture(format!(
-                "sizes {sizes:?} must start with the encoding's {} inputs and end with 1 output",
-                encoding.inputs()
+                "sizes {sizes:?} must start with the encoding's {} inputs and end with {} output(s) \
+                 (one per bucket)",
+                encoding.inputs(),
+                if version == 1 { "1".to_string() } else { format!("1 to {MAX_BUCKETS}") }
             )));
         }
-        let arch = Architecture { encoding, hidden: sizes[1..n - 1].to_vec(), activation };
+        let buckets = sizes[n - 1];
+        let arch = Architecture { encoding, hidden: sizes[1..n - 1].to_vec(), activation, buckets };
         arch.validate()?;
         let desc_len = c.u32()? as usize;
         if desc_len > MAX_DESCRIPTION {
@@ -248,14 +255,33 @@ mod tests {
     }
 
     #[test]
+    fn buckets_are_version_2_and_round_trip() {
+        assert_eq!(net().to_bytes()[8], 1, "a network without buckets stays version 1");
+        let arch: Architecture = "16:buckets=4".parse().unwrap();
+        let bucketed = Network::random(&arch, 7).unwrap();
+        let bytes = bucketed.to_bytes();
+        assert_eq!(bytes[8], 2);
+        assert_eq!(Network::from_bytes(&bytes), Ok(bucketed));
+        // A version-1 file may not end in more than one output.
+        let mut v1 = bytes.clone();
+        v1[8] = 1;
+        let body = v1.len() - 4;
+        let crc = crc32(&v1[..body]).to_le_bytes();
+        v1[body..].copy_from_slice(&crc);
+        assert!(
+            matches!(Network::from_bytes(&v1), Err(FormatError::Architecture(m)) if m.contains("end with 1"))
+        );
+    }
+
+    #[test]
     fn specific_errors() {
         let bytes = net().to_bytes();
         assert!(matches!(Network::from_bytes(b"hello world, not a net"), Err(FormatError::BadMagic { .. })));
         let mut v = bytes.clone();
-        v[8] = 2;
+        v[8] = 3;
         assert_eq!(
             Network::from_bytes(&v),
-            Err(FormatError::UnsupportedVersion { found: 2, supported: FORMAT_VERSION })
+            Err(FormatError::UnsupportedVersion { found: 3, supported: FORMAT_VERSION })
         );
         let mut v = bytes.clone();
         v[12] = 9;

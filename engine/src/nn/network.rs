@@ -181,14 +181,16 @@ impl Network {
         self.layers.iter().map(|l| l.outputs).max().unwrap_or(1)
     }
 
-    /// The value of an encoded input (see [`encode`]), in [-1, 1].
+    /// The value of an encoded input (see [`encode`]), in [-1, 1]. The output bucket is that
+    /// of the input's stone count (its non-zero inputs).
     pub fn forward(&self, input: &[f32; INPUTS]) -> f32 {
         let first = &self.layers[0];
         let mut pre = first.bias.clone();
         let w = self.max_width().max(INPUTS);
         let mut active = vec![0u16; w];
         first.accumulate(input, &mut pre, &mut active);
-        self.finish(&pre, &mut vec![0.0; w], &mut vec![0.0; w], &mut active)
+        let bucket = self.arch.bucket(input.iter().filter(|&&x| x != 0.0).count());
+        self.finish(&pre, bucket, &mut vec![0.0; w], &mut vec![0.0; w], &mut active)
     }
 
     /// The value of `pos` for its side to move, in [-1, 1] (from scratch).
@@ -196,12 +198,20 @@ impl Network {
         self.forward(&encode(pos))
     }
 
-    /// The rest of the forward pass from the first layer's pre-activations `pre`; `a`, `b` and
-    /// `active` are scratch buffers of at least [`Network::max_width`] values. Allocates nothing.
+    /// The rest of the forward pass from the first layer's pre-activations `pre`, through
+    /// output `bucket`; `a`, `b` and `active` are scratch buffers of at least
+    /// [`Network::max_width`] values. Allocates nothing.
     #[inline]
-    pub(crate) fn finish(&self, pre: &[f32], a: &mut [f32], b: &mut [f32], active: &mut [u16]) -> f32 {
+    pub(crate) fn finish(
+        &self,
+        pre: &[f32],
+        bucket: usize,
+        a: &mut [f32],
+        b: &mut [f32],
+        active: &mut [u16],
+    ) -> f32 {
         if self.layers.len() == 1 {
-            return pre[0].tanh();
+            return pre[bucket.min(pre.len() - 1)].tanh();
         }
         let act = self.arch.activation;
         let mut width = pre.len();
@@ -215,7 +225,7 @@ impl Network {
             out.copy_from_slice(&layer.bias);
             layer.accumulate(&cur[..width], out, active);
             if k == last {
-                return out[0].tanh();
+                return out[bucket.min(out.len() - 1)].tanh();
             }
             for y in out.iter_mut() {
                 *y = act.apply(*y);

@@ -108,8 +108,12 @@ pub struct QuantisedNetwork {
     ft_weights: Vec<i16>,
     ft_bias: Vec<i16>,
     hidden: Vec<HiddenLayer>,
+    /// Output buckets.
+    buckets: usize,
+    /// `[buckets][last hidden width]`: each bucket's weights together.
     out_weights: Vec<i16>,
-    out_bias: i32,
+    /// One per bucket.
+    out_bias: Vec<i32>,
     kernel: Kernel,
 }
 
@@ -172,14 +176,15 @@ impl QuantisedNetwork {
             in_width = h.outputs;
             hidden.push(h);
         }
-        let last = layers.len() - 1;
-        let out = &layers[last];
-        let mut out_weights = vec![0i16; in_width];
-        for (i, &w) in out.weights().iter().enumerate() {
-            out_weights[i] = quantise(w, OUTPUT_SCALE, (last, "weight", i), "i16", i64::from(i16::MAX))?;
-        }
-        let out_bias = quantise(out.bias()[0], ONE * OUTPUT_SCALE, (last, "bias", 0), "i32", 1 << 30)?;
-        Ok(QuantisedNetwork { width, ft_weights, ft_bias, hidden, out_weights, out_bias, kernel })
+        let (out_weights, out_bias) = output_layer(layers.len() - 1, &layers[layers.len() - 1], in_width)?;
+        let buckets = arch.buckets;
+        Ok(QuantisedNetwork { width, ft_weights, ft_bias, hidden, buckets, out_weights, out_bias, kernel })
+    }
+
+    /// The output bucket of `pos` (see [`super::Architecture::bucket`]).
+    #[inline]
+    pub fn bucket(&self, pos: &fanorona_core::Position) -> usize {
+        super::arch::bucket_of(super::evaluator::stones(pos), self.buckets)
     }
 
     /// The kernel it runs with.
@@ -221,18 +226,19 @@ impl QuantisedNetwork {
     }
 
     /// The score in centi-stones (side to move) of a position whose accumulator, from the side
-    /// to move's view, is `acc`. Allocates nothing.
+    /// to move's view, is `acc`, through output `bucket` ([`QuantisedNetwork::bucket`]; 0 for
+    /// a network without buckets, and a bucket beyond the last is the last). Allocates nothing.
     #[inline]
-    pub fn score(&self, acc: &[i16], s: &mut Scratch) -> i32 {
+    pub fn score(&self, acc: &[i16], bucket: usize, s: &mut Scratch) -> i32 {
         simd::dispatch(
             self.kernel,
             #[inline(always)]
-            || self.score_body(acc, s),
+            || self.score_body(acc, bucket, s),
         )
     }
 
     #[inline(always)]
-    fn score_body(&self, acc: &[i16], s: &mut Scratch) -> i32 {
+    fn score_body(&self, acc: &[i16], bucket: usize, s: &mut Scratch) -> i32 {
         let mut width = self.width.min(acc.len());
         simd::ft_activate(self.kernel, &acc[..width], &mut s.a[..width]);
         let (mut cur, mut next) = (&mut s.a, &mut s.b);
@@ -247,12 +253,11 @@ impl QuantisedNetwork {
             width = layer.outputs;
             core::mem::swap(&mut cur, &mut next);
         }
-        let sum: i32 = self.out_bias
-            + cur[..width]
-                .iter()
-                .zip(&self.out_weights)
-                .map(|(&a, &w)| i32::from(a) * i32::from(w))
-                .sum::<i32>();
+        let bucket = bucket.min(self.buckets - 1);
+        let n = self.out_weights.len() / self.buckets;
+        let weights = &self.out_weights[bucket * n..(bucket + 1) * n];
+        let sum: i32 = self.out_bias[bucket]
+            + cur[..width].iter().zip(weights).map(|(&a, &w)| i32::from(a) * i32::from(w)).sum::<i32>();
         output_score(sum)
     }
 }
@@ -264,6 +269,27 @@ fn output_score(sum: i32) -> i32 {
     let scaled = i64::from(sum) * SCORE_SCALE as i64;
     let rounded = (scaled + denominator / 2).div_euclid(denominator);
     rounded.clamp(-i64::from(MAX_NET_SCORE), i64::from(MAX_NET_SCORE)) as i32
+}
+
+/// The output layer `k` over `in_width` (padded) inputs: weights bucket-major, one bias per
+/// bucket.
+fn output_layer(k: usize, out: &super::Layer, in_width: usize) -> Result<(Vec<i16>, Vec<i32>), QuantError> {
+    let buckets = out.outputs();
+    let mut weights = vec![0i16; buckets * in_width];
+    for i in 0..out.inputs() {
+        for (b, &w) in out.row(i).iter().enumerate() {
+            let index = i * buckets + b;
+            weights[b * in_width + i] =
+                quantise(w, OUTPUT_SCALE, (k, "weight", index), "i16", i64::from(i16::MAX))?;
+        }
+    }
+    let bias = out
+        .bias()
+        .iter()
+        .enumerate()
+        .map(|(b, &v)| quantise(v, ONE * OUTPUT_SCALE, (k, "bias", b), "i32", 1 << 30))
+        .collect::<Result<Vec<i32>, _>>()?;
+    Ok((weights, bias))
 }
 
 type FirstLayer = (Vec<i16>, Vec<i16>, usize);
@@ -389,7 +415,7 @@ mod tests {
             }
         }
         let float = crate::nn::value_to_score(net.forward(&x));
-        let int = q.score(&acc, &mut s);
+        let int = q.score(&acc, 0, &mut s);
         assert!((float - int).abs() <= 4, "{float} vs {int}");
     }
 }

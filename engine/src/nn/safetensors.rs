@@ -116,6 +116,7 @@ impl Network {
         };
         let layers = pair_layers(&tensors)?;
         let mut hidden = Vec::new();
+        let mut buckets = 1;
         let mut params = Vec::with_capacity(layers.len());
         for (k, (w, b)) in layers.iter().enumerate() {
             let (&[o, i], &[ob]) = (w.shape.as_slice(), b.shape.as_slice()) else {
@@ -133,10 +134,12 @@ impl Network {
             }
             if k + 1 < layers.len() {
                 hidden.push(o);
+            } else {
+                buckets = o;
             }
             params.push((weights, b.values(data)?));
         }
-        let arch = Architecture { encoding: Encoding::StonePlanes, hidden, activation };
+        let arch = Architecture { encoding: Encoding::StonePlanes, hidden, activation, buckets };
         if let Some(((w, _), inputs)) = layers.first().zip(Some(arch.encoding.inputs()))
             && w.shape[1] != inputs
         {
@@ -315,6 +318,10 @@ mod tests {
         let relu = Network::from_safetensors(&bytes, Some(Activation::Relu)).expect("reads");
         assert_eq!(relu.arch().activation, Activation::Relu);
         assert_eq!(relu.layers(), n.layers());
+        let arch: Architecture = "8:buckets=3".parse().expect("arch");
+        let bucketed = Network::random(&arch, 4).expect("net");
+        let back = Network::from_safetensors(&bucketed.to_safetensors(), None).expect("reads");
+        assert_eq!((back.arch().buckets, back), (3, bucketed));
     }
 
     #[test]
