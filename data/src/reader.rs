@@ -192,16 +192,23 @@ impl<R: Read> RecordReader<R> {
             return None;
         }
         loop {
-            match self.next_payload() {
-                Ok(true) if crate::fastdecode::index(&self.buf).is_some_and(|i| !keep(i)) => {
+            let read = self.next_payload();
+            // Each record is asked about once: by its index where the payload starts with one,
+            // else (a payload the decoder will judge) once decoded.
+            let asked = match read {
+                Ok(true) => crate::fastdecode::index(&self.buf).map(|i| keep(i)),
+                _ => None,
+            };
+            match (read, asked) {
+                (Ok(true), Some(false)) => {
                     self.record += 1;
                     self.offset += 8 + self.buf.len() as u64;
                 }
-                Ok(true) => match self.finish_payload(Ok(true)) {
+                (Ok(true), None) => match self.finish_payload(Ok(true)) {
                     Some(Ok(r)) if !keep(r.index) => {}
                     other => return other,
                 },
-                other => return self.finish_payload(other),
+                (other, _) => return self.finish_payload(other),
             }
         }
     }
