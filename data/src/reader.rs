@@ -196,7 +196,7 @@ impl<R: Read> RecordReader<R> {
             // Each record is asked about once: by its index where the payload starts with one,
             // else (a payload the decoder will judge) once decoded.
             let asked = match read {
-                Ok(true) => crate::fastdecode::index(&self.buf).map(|i| keep(i)),
+                Ok(true) => crate::fastdecode::index(&self.buf).map(&mut *keep),
                 _ => None,
             };
             match (read, asked) {
