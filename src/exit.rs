@@ -37,15 +37,60 @@ pub fn report(result: anyhow::Result<()>) -> ExitCode {
         return ExitCode::from(OK);
     }
     eprintln!("error: {}", message(&err));
-    // A file or program that is not there is the user's input being wrong.
-    let missing = err.chain().any(|e| {
-        e.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::NotFound)
-    });
-    if missing || err.chain().any(|e| e.downcast_ref::<BadInput>().is_some()) {
-        ExitCode::from(BAD_INPUT)
-    } else {
-        ExitCode::from(FAILURE)
+    ExitCode::from(if is_bad_input(&err) { BAD_INPUT } else { FAILURE })
+}
+
+/// The one place errors become exit code 2 or 1: bad input when any error in the chain says
+/// so — a [`BadInput`] of the binary's own argument checks, a library error whose
+/// `is_bad_input()` answers true, or a file or program that is not there.
+pub fn is_bad_input(err: &anyhow::Error) -> bool {
+    err.chain().any(|e| {
+        e.is::<BadInput>()
+            || library_says_bad_input(e)
+            || e.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::NotFound)
+    })
+}
+
+/// What a library error's own `is_bad_input()` says (false for any other error).
+fn library_says_bad_input(e: &(dyn std::error::Error + 'static)) -> bool {
+    macro_rules! ask {
+        ($($t:ty),* $(,)?) => {
+            $(if let Some(x) = e.downcast_ref::<$t>() {
+                return x.is_bad_input();
+            })*
+        };
     }
+    ask!(
+        fanorona_core::GameError,
+        fanorona_core::IllegalMoveError,
+        fanorona_core::MoveError,
+        fanorona_core::ParseMoveError,
+        fanorona_core::ParsePointError,
+        fanorona_core::ParsePositionError,
+        fanorona_core::PlayError,
+        fanorona_core::PositionError,
+        fanorona_tb::TbError,
+        fanorona_tb::ProbeError,
+        fanorona_engine::SpecError,
+        fanorona_engine::nn::NetError,
+        fanorona_engine::nn::FormatError,
+        fanorona_engine::nn::QuantError,
+        fanorona_engine::protocol::CommandError,
+        fanorona_data::DataError,
+        fanorona_data::RecordError,
+        fanorona_data::pgn::PgnError,
+        fanorona_selfplay::SelfplayError,
+        fanorona_eval::EvalError,
+        fanorona_eval::stats::ParseSprtError,
+        fanorona_eval::stats::RatingError,
+        fanorona_plot::PlotError,
+        fanorona_web::ServeError,
+        fanorona_web::catalog::CatalogError,
+        fanorona_web::ApiError,
+    );
+    #[cfg(feature = "train")]
+    ask!(fanorona_train::TrainError, fanorona_loop::LoopError);
+    false
 }
 
 /// The error and its causes joined by `: `, each said once: a cause whose text its error
@@ -83,6 +128,17 @@ mod tests {
         fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
             Some(&self.0)
         }
+    }
+
+    #[test]
+    fn library_errors_say_which_exit_code() {
+        let bad = fanorona_data::DataError::Empty { path: "x.bin".into() };
+        assert!(is_bad_input(&anyhow::Error::new(bad).context("reading")));
+        let disk = std::io::Error::other("disk full");
+        let failed = fanorona_data::DataError::io("x.bin", disk);
+        assert!(!is_bad_input(&anyhow::Error::new(failed)));
+        assert!(is_bad_input(&anyhow::Error::new(fanorona_engine::SpecError::Empty)));
+        assert!(!is_bad_input(&anyhow::anyhow!("something else")));
     }
 
     #[test]

@@ -156,10 +156,10 @@ fn a_full_disk_is_a_failure_and_leaves_no_temporary() {
     let out = dir.path().join("m");
     std::fs::create_dir(&out).unwrap();
     // Every write of the state's temporary fails with ENOSPC.
-    std::os::unix::fs::symlink("/dev/full", out.join("state.json.tmp")).unwrap();
+    std::os::unix::fs::symlink("/dev/full", out.join("state.json.part")).unwrap();
     let o = fanorona(&["eval", "-e", "greedy", "-e", "random", "-n", "2", "-o", out.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1), "{o:?}");
-    assert!(std::fs::symlink_metadata(out.join("state.json.tmp")).is_err(), "the temporary was left behind");
+    assert!(std::fs::symlink_metadata(out.join("state.json.part")).is_err(), "the temporary was left behind");
 }
 
 #[test]

@@ -86,7 +86,7 @@ fn killed_loop_resumes_where_it_stopped() {
     // No temporary file is left where a finished one should be.
     for entry in std::fs::read_dir(&out).unwrap() {
         let name = entry.unwrap().file_name().to_string_lossy().into_owned();
-        assert!(!name.ends_with(".tmp"), "{name}");
+        assert!(!name.ends_with(".tmp") && !name.ends_with(".part"), "{name}");
     }
 }
 

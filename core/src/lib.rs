@@ -17,6 +17,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod bad_input;
 mod bitboard;
 mod color;
 mod diagram;

@@ -58,6 +58,13 @@ pub enum RecordError {
     ImpossibleWinner(Color, Termination),
 }
 
+impl RecordError {
+    /// Always `true`: a record that is not a consistent game came from the input.
+    pub fn is_bad_input(&self) -> bool {
+        true
+    }
+}
+
 /// An error reading or writing a record file.
 #[derive(Debug, thiserror::Error)]
 pub enum DataError {
@@ -198,6 +205,34 @@ pub enum DataError {
         /// Why.
         what: String,
     },
+    /// A JSON file (a state file, a marker) does not hold what it should.
+    #[error("{path}: not a readable state file: {source}")]
+    Json {
+        /// The file.
+        path: PathBuf,
+        /// The parser's error.
+        #[source]
+        source: serde_json::Error,
+    },
+    /// A value could not be written as JSON (a bug).
+    #[error("{path}: cannot write as JSON: {source}")]
+    JsonOut {
+        /// The file.
+        path: PathBuf,
+        /// The serializer's error.
+        #[source]
+        source: serde_json::Error,
+    },
+    /// A state file has no `version`, or another one than this build reads.
+    #[error("{path}: {}, but this build reads version {expected} (written by another version of fanorona?)", match found { Some(v) => format!("state file version {v}"), None => "a state file with no version".to_string() })]
+    StateVersion {
+        /// The file.
+        path: PathBuf,
+        /// The version found, if any.
+        found: Option<u64>,
+        /// The version this build reads.
+        expected: u32,
+    },
     /// Files that should belong together (shards, appended data) do not.
     #[error("{path}: {what}")]
     Mismatch {
@@ -220,7 +255,7 @@ impl DataError {
     pub fn is_bad_input(&self) -> bool {
         match self {
             DataError::Io { source, .. } => source.kind() == std::io::ErrorKind::NotFound,
-            DataError::Encode { .. } => false,
+            DataError::Encode { .. } | DataError::JsonOut { .. } => false,
             _ => true,
         }
     }

@@ -87,6 +87,12 @@ fn turn(c: &mut Cursor<'_>) -> Option<Turn> {
     Some(Turn { mv, info: TurnInfo { score, depth, exploration } })
 }
 
+/// The game index a record payload starts with (its first field), without decoding the rest;
+/// `None` when the payload does not start with a well-formed index.
+pub(crate) fn index(b: &[u8]) -> Option<u64> {
+    Cursor { b, i: 0 }.varint()
+}
+
 /// Decodes a record payload that must be consumed exactly; `None` when it is not a
 /// well-formed record (the caller then asks the serde decoder why).
 pub(crate) fn decode(b: &[u8]) -> Option<GameRecord> {
@@ -184,6 +190,7 @@ mod tests {
         let mut buf = Vec::new();
         for r in records() {
             encode_into(&r, &mut buf).unwrap();
+            assert_eq!(index(&buf), Some(r.index));
             assert_eq!(decode(&buf).as_ref(), Some(&r));
             assert_eq!(decode_exact::<GameRecord>(&buf).unwrap(), r);
         }

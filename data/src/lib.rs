@@ -5,6 +5,7 @@ mod codec;
 pub mod distinct;
 mod error;
 mod fastdecode;
+mod game_id;
 mod header;
 mod merge;
 mod movecode;
@@ -15,12 +16,14 @@ pub mod output;
 pub mod pgn;
 mod reader;
 mod record;
+pub mod rundir;
 pub mod sample_arrays;
 pub mod samples;
 pub mod stats;
 mod writer;
 
 pub use error::{DataError, RecordError};
+pub use game_id::GameId;
 pub use header::{FORMAT_VERSION, Header, Kind, MAGIC, MAX_HEADER_LEN, MAX_RECORD_LEN};
 pub use merge::{MergeReport, merge};
 pub use movecode::{MoveCode, step_code, step_from_code};
@@ -29,7 +32,7 @@ pub use output::{Existing, Output};
 pub use reader::{RecordReader, Scan, scan};
 pub use record::{GameRecord, Turn, TurnInfo};
 pub use sample_arrays::{SAMPLE_COLUMNS, SampleArrays};
-pub use samples::{Sample, SampleConfig, SampleExtractor, Samples, Target, squash};
+pub use samples::{GameFilter, Sample, SampleConfig, SampleExtractor, Samples, Target, squash};
 pub use writer::{AppendInfo, RecordWriter};
 
 /// The program name and version to put in headers: `fanorona-data <version>` unless the

@@ -32,6 +32,16 @@ pub struct PgnTags {
     pub time_control: String,
 }
 
+impl PgnError {
+    /// Whether the error is the input's fault: a text that is not PGN, or a missing file.
+    pub fn is_bad_input(&self) -> bool {
+        match self {
+            PgnError::Syntax { .. } => true,
+            PgnError::Io(e) => e.kind() == io::ErrorKind::NotFound,
+        }
+    }
+}
+
 /// Why a PGN text cannot be read.
 #[derive(Debug, thiserror::Error)]
 pub enum PgnError {

@@ -174,10 +174,49 @@ impl<R: Read> RecordReader<R> {
     /// Any damage: [`DataError::Truncated`], [`DataError::TooLong`], [`DataError::Crc`],
     /// [`DataError::Decode`], [`DataError::Io`].
     pub fn read_record(&mut self) -> Option<Result<GameRecord, DataError>> {
+        self.read_record_where(&mut |_| true)
+    }
+
+    /// The next record whose game index `keep` accepts, or `None` at the end of the file (or
+    /// after an error). The records it passes over are not decoded (their index is the first
+    /// field of the payload), but their frames and CRCs are checked; they count in
+    /// [`RecordReader::records_read`].
+    ///
+    /// # Errors
+    /// As [`RecordReader::read_record`].
+    pub fn read_record_where(
+        &mut self,
+        keep: &mut dyn FnMut(u64) -> bool,
+    ) -> Option<Result<GameRecord, DataError>> {
         if self.done {
             return None;
         }
-        match self.next_payload() {
+        loop {
+            let read = self.next_payload();
+            // Each record is asked about once: by its index where the payload starts with one,
+            // else (a payload the decoder will judge) once decoded.
+            let asked = match read {
+                Ok(true) => crate::fastdecode::index(&self.buf).map(&mut *keep),
+                _ => None,
+            };
+            match (read, asked) {
+                (Ok(true), Some(false)) => {
+                    self.record += 1;
+                    self.offset += 8 + self.buf.len() as u64;
+                }
+                (Ok(true), None) => match self.finish_payload(Ok(true)) {
+                    Some(Ok(r)) if !keep(r.index) => {}
+                    other => return other,
+                },
+                (other, _) => return self.finish_payload(other),
+            }
+        }
+    }
+
+    /// The answer for a payload read with `outcome`: `None` at the end, the decoded record
+    /// (counted as read), or the error that ends the file.
+    fn finish_payload(&mut self, outcome: Result<bool, DataError>) -> Option<Result<GameRecord, DataError>> {
+        match outcome {
             Ok(false) => {
                 self.done = true;
                 None

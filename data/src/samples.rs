@@ -16,7 +16,7 @@ use std::path::PathBuf;
 
 use fanorona_core::Position;
 
-use crate::{DataError, GameRecord, RecordError, RecordReader};
+use crate::{DataError, GameId, GameRecord, RecordError, RecordReader};
 
 /// The trainer's default weight of the squashed score in the blended target.
 pub const DEFAULT_SCORE_WEIGHT: f32 = 0.5;
@@ -231,20 +231,36 @@ impl SampleExtractor {
     }
 }
 
+/// Which games a [`Samples`] stream keeps, asked before a game's body is decoded.
+pub type GameFilter = Box<dyn FnMut(GameId) -> bool + Send>;
+
 /// An iterator of samples from record files read in order, one game in memory at a time.
 ///
 /// Errors (a damaged file, an illegal turn) are yielded in place and end the iteration; every
 /// sample of the good games before them comes first.
-#[derive(Debug)]
 pub struct Samples {
     files: Vec<PathBuf>,
     next_file: usize,
     reader: Option<RecordReader>,
     extractor: SampleExtractor,
+    filter: Option<GameFilter>,
     buf: Vec<Sample>,
     next: usize,
     game: u64,
     done: bool,
+}
+
+impl std::fmt::Debug for Samples {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Samples")
+            .field("files", &self.files)
+            .field("next_file", &self.next_file)
+            .field("extractor", &self.extractor)
+            .field("filtered", &self.filter.is_some())
+            .field("game", &self.game)
+            .field("done", &self.done)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Samples {
@@ -255,6 +271,7 @@ impl Samples {
             next_file: 0,
             reader: None,
             extractor: SampleExtractor::new(config),
+            filter: None,
             buf: Vec::with_capacity(1024),
             next: 0,
             game: 0,
@@ -262,14 +279,36 @@ impl Samples {
         }
     }
 
-    /// Games read so far.
+    /// Samples of the games of `files` that `keep` accepts, in order. The games it refuses
+    /// are passed over without being decoded (their frames and CRCs are still checked), and
+    /// are not counted in [`Samples::games`].
+    pub fn filtered(
+        files: &[PathBuf],
+        config: SampleConfig,
+        keep: impl FnMut(GameId) -> bool + Send + 'static,
+    ) -> Samples {
+        Samples { filter: Some(Box::new(keep)), ..Samples::open(files, config) }
+    }
+
+    /// Games read so far (with a filter: the games it kept).
     pub fn games(&self) -> u64 {
         self.game
     }
 
+    /// The next game the filter keeps from the open file, `None` at its end.
+    fn next_record(&mut self) -> Option<Result<(GameRecord, u64), DataError>> {
+        let reader = self.reader.as_mut()?;
+        let seed = reader.header().seed;
+        let record = match self.filter.as_mut() {
+            Some(keep) => reader.read_record_where(&mut |index| keep(GameId { seed, index })),
+            None => reader.read_record(),
+        }?;
+        Some(record.map(|r| (r, reader.records_read() - 1)))
+    }
+
     fn refill(&mut self) -> Result<bool, DataError> {
         loop {
-            let Some(reader) = self.reader.as_mut() else {
+            if self.reader.is_none() {
                 match self.files.get(self.next_file) {
                     Some(p) => {
                         self.next_file += 1;
@@ -278,18 +317,17 @@ impl Samples {
                     }
                     None => return Ok(false),
                 }
-            };
-            match reader.read_record() {
+            }
+            match self.next_record() {
                 None => self.reader = None,
                 Some(Err(e)) => return Err(e),
-                Some(Ok(rec)) => {
+                Some(Ok((rec, record))) => {
                     self.buf.clear();
                     self.next = 0;
-                    let record = reader.records_read() - 1;
-                    let path = reader.path().to_path_buf();
+                    let path = || self.reader.as_ref().map(|r| r.path().to_path_buf()).unwrap_or_default();
                     self.extractor
                         .extract(&rec, self.game, &mut self.buf)
-                        .map_err(|source| DataError::Record { path, record, source })?;
+                        .map_err(|source| DataError::Record { path: path(), record, source })?;
                     self.game += 1;
                     if !self.buf.is_empty() {
                         return Ok(true);

@@ -88,6 +88,13 @@ pub enum PlayerSpec {
     AlphaBeta(AlphaBetaSpec),
 }
 
+impl SpecError {
+    /// Always `true`: a spec, its network or its tables come from the user.
+    pub fn is_bad_input(&self) -> bool {
+        true
+    }
+}
+
 /// Why a spec cannot be read or built.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SpecError {

@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use fanorona_data::RecordWriter;
+use fanorona_data::rundir::write_json;
 use fanorona_selfplay::Shard;
 use serde::{Deserialize, Serialize};
 
@@ -92,13 +92,7 @@ pub fn merge_shards(dirs: &[PathBuf], out: &Path) -> Result<MergeReport, EvalErr
     }
     std::fs::create_dir_all(out).map_err(|e| EvalError::io(out, e))?;
     let path = out.join(GAMES_FILE);
-    let tmp = state::tmp_name(&path);
-    let mut w = RecordWriter::create(&tmp, &state::header(&config))?;
-    for r in &records {
-        w.write(r)?;
-    }
-    w.finish()?;
-    std::fs::rename(&tmp, &path).map_err(|e| EvalError::io(&path, e))?;
+    state::write_games(&path, &config, &records)?;
     let names = [config.engines[0].name.clone(), config.engines[1].name.clone()];
     let planned = config.pairs() * 2;
     let mut report = MatchReport::from_tally(names, &tally, planned, tally.sprt(config.sprt.as_ref()));
@@ -109,12 +103,10 @@ pub fn merge_shards(dirs: &[PathBuf], out: &Path) -> Result<MergeReport, EvalErr
         shard_count: count,
         complete,
     };
-    let json =
-        serde_json::to_string_pretty(&merged).map_err(|e| EvalError::io(out, std::io::Error::other(e)))?;
-    state::write_atomic(&out.join("report.json"), json.as_bytes())?;
+    write_json(&out.join("report.json"), &merged)?;
     if complete {
         MatchState {
-            version: 1,
+            version: state::STATE_VERSION,
             config,
             pairs_done: tally.penta.pairs(),
             faults: tally.faults.clone(),

@@ -2,11 +2,10 @@
 //! in pair order (so the statistics, the SPRT stopping point and the record file do not depend
 //! on the number of threads for depth- or node-limited engines), saved as they finish.
 
-use std::collections::BTreeMap;
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc::channel;
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use fanorona_core::{Color, DrawRules};
@@ -16,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::EvalError;
 use fanorona_selfplay::Shard;
+use fanorona_selfplay::ordered::{Task, Workers, run_ordered};
 
 use crate::adjudication::Adjudication;
 use crate::external::ExternalEngine;
@@ -188,6 +188,56 @@ pub fn run_match(
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<MatchReport, EvalError> {
     let started = Instant::now();
+    check_config(config)?;
+    let names = [config.engines[0].name.clone(), config.engines[1].name.clone()];
+    // A shard plays its block of pairs, `first..end` of the whole match's.
+    let (first, end) = config.pair_range();
+    let total_pairs = end - first;
+    let openings = Openings::new(&config.openings, config.seed)?;
+    let mut saved = open_output(config, first)?;
+    let mut pgn = config.pgn_out.as_deref().map(|p| PgnOut::open(p, &config.engines)).transpose()?;
+    let log = config.log.as_deref().map(|p| EngineLog::create(p, config.log_limit)).transpose()?;
+    let done_pairs = saved.summaries.len() as u64 / 2;
+    let sprt = match_sprt(config);
+    let decided = |t: &Tally| t.sprt(sprt).is_some_and(|r| r.verdict != SprtVerdict::Continue);
+    let already_over = saved.finished || done_pairs >= total_pairs || decided(&saved.tally);
+
+    let mut played = PlayedPairs::default();
+    if !already_over {
+        let mut count = Counter {
+            config,
+            names: &names,
+            first,
+            end,
+            saved: &mut saved,
+            pgn: pgn.as_mut(),
+            progress,
+            played: &mut played,
+        };
+        let workers = config.concurrency.min((total_pairs - done_pairs) as usize).max(1);
+        let shared = Shared { config, openings: &openings, log: log.as_ref() };
+        run_ordered(
+            Workers { threads: workers, name: "match" },
+            first + done_pairs..end,
+            |_| PairPlayer::new(&shared),
+            |_, done| count.pair(done),
+            |e| EvalError::Threads { threads: workers, reason: e.to_string() },
+        )?;
+    }
+    if let Some(w) = saved.writer {
+        w.finish()?;
+    }
+    let tally = &saved.tally;
+    let mut report = MatchReport::from_tally(names, tally, total_pairs * 2, tally.sprt(sprt));
+    report.stopped_early = played.stopped_early || (decided(tally) && tally.penta.pairs() < total_pairs);
+    report.seconds = started.elapsed().as_secs_f64();
+    report.games_this_run = played.games;
+    report.records = saved.records;
+    Ok(report)
+}
+
+/// Checks what can be checked before any game: the numbers, specs build, programs start.
+fn check_config(config: &MatchConfig) -> Result<(), EvalError> {
     if config.games == 0 || config.games > MAX_GAMES {
         return Err(EvalError::Config(format!("games must be 1..={MAX_GAMES}")));
     }
@@ -197,11 +247,9 @@ pub fn run_match(
     if config.concurrency == 0 {
         return Err(EvalError::Config("concurrency must be at least 1".into()));
     }
-    let names = [config.engines[0].name.clone(), config.engines[1].name.clone()];
     if config.resume && config.out.is_none() {
         return Err(EvalError::Config("resume needs an output directory".into()));
     }
-    // Check what can be checked before any game: specs build, programs start.
     for e in &config.engines {
         Seat::new(e, None)?;
         if let EngineKind::External(x) = &e.kind {
@@ -210,164 +258,127 @@ pub fn run_match(
             eng.shutdown();
         }
     }
-    // A shard plays its block of pairs, `first..end` of the whole match's.
-    let (first, end) = config.pair_range();
-    let total_pairs = end - first;
-    let openings = Openings::new(&config.openings, config.seed)?;
+    Ok(())
+}
 
-    let mut tally = Tally::default();
-    let mut summaries: Vec<GameSummary> = Vec::new();
-    let mut records: Vec<GameRecord> = Vec::new();
-    let mut writer: Option<RecordWriter> = None;
-    let mut finished = false;
-    if let Some(dir) = &config.out {
-        if config.resume {
-            let st = MatchState::load(dir)?;
-            if !st.config.same_match(config) {
-                return Err(EvalError::Resume {
-                    dir: dir.clone(),
-                    reason: "the saved match has a different configuration".into(),
-                });
-            }
-            let (w, kept) = state::reopen_games(dir, config, first * 2, st.pairs_done * 2)?;
-            summaries = state::summaries_from_records(&kept, &st.faults);
-            for pair in summaries.chunks(2) {
-                if let [a, b] = pair {
-                    tally.add_pair(&[a.clone(), b.clone()]);
-                }
-            }
-            finished = st.finished;
-            if config.keep_records {
-                records = kept;
-            }
-            writer = Some(w);
-        } else {
-            if dir.join(state::STATE_FILE).exists() {
-                return Err(EvalError::Config(format!(
-                    "{} already holds a match (use --resume to continue it, or another directory)",
-                    dir.display()
-                )));
-            }
-            writer = Some(state::create_games(dir, config)?);
-            MatchState {
-                version: 1,
-                config: config.clone(),
-                pairs_done: 0,
-                faults: Vec::new(),
-                finished: false,
-            }
-            .save(dir)?;
+/// The SPRT the match stops by: none for a shard (the SPRT is for the union of the shards,
+/// `eval merge`).
+fn match_sprt(config: &MatchConfig) -> Option<&SprtConfig> {
+    if config.shard.is_some() { None } else { config.sprt.as_ref() }
+}
+
+/// What a match has counted so far: the pairs of an earlier run when resuming, and where the
+/// games go.
+#[derive(Default)]
+struct Saved {
+    tally: Tally,
+    summaries: Vec<GameSummary>,
+    records: Vec<GameRecord>,
+    writer: Option<RecordWriter>,
+    finished: bool,
+}
+
+/// Opens the output directory, if any: the saved state and games of an interrupted match
+/// (`resume`), or a new state file and record file.
+fn open_output(config: &MatchConfig, first: u64) -> Result<Saved, EvalError> {
+    let mut saved = Saved::default();
+    let Some(dir) = &config.out else { return Ok(saved) };
+    if !config.resume {
+        if dir.join(state::STATE_FILE).exists() {
+            return Err(EvalError::Config(format!(
+                "{} already holds a match (use --resume to continue it, or another directory)",
+                dir.display()
+            )));
         }
+        saved.writer = Some(state::create_games(dir, config)?);
+        state_after(config, 0, Vec::new(), false).save(dir)?;
+        return Ok(saved);
     }
-    let mut pgn = config.pgn_out.as_deref().map(|p| PgnOut::open(p, &config.engines)).transpose()?;
-    let log = config.log.as_deref().map(|p| EngineLog::create(p, config.log_limit)).transpose()?;
-    let done_pairs = summaries.len() as u64 / 2;
-    // A shard plays all its pairs: the SPRT is for the union of the shards (`eval merge`).
-    let sprt = if config.shard.is_some() { None } else { config.sprt.as_ref() };
-    let sprt_now = |t: &Tally| t.sprt(sprt);
-    let decided = |t: &Tally| sprt_now(t).is_some_and(|r| r.verdict != SprtVerdict::Continue);
-    let already_over = finished || done_pairs >= total_pairs || decided(&tally);
-
-    let stop = AtomicBool::new(false);
-    let next = AtomicUsize::new((first + done_pairs) as usize);
-    let mut games_this_run = 0;
-    let mut stopped_early = false;
-    let mut failure: Option<EvalError> = None;
-    if !already_over {
-        std::thread::scope(|scope| {
-            let (tx, rx) = channel::<Result<PairDone, EvalError>>();
-            let workers = config.concurrency.min((total_pairs - done_pairs) as usize).max(1);
-            for k in 0..workers {
-                let tx = tx.clone();
-                let (stop, next, openings, log) = (&stop, &next, &openings, log.as_ref());
-                let shared = Shared { config, openings, end, next, stop, log };
-                let spawned = std::thread::Builder::new()
-                    .name(format!("match-{k}"))
-                    .spawn_scoped(scope, move || worker(&shared, &tx));
-                if let Err(e) = spawned {
-                    // The operating system refused a thread: stop the others, report it.
-                    stop.store(true, Ordering::Relaxed);
-                    failure = Some(EvalError::Threads { threads: workers, reason: e.to_string() });
-                    break;
-                }
-            }
-            drop(tx);
-            let mut pending: BTreeMap<u64, PairDone> = BTreeMap::new();
-            let mut expect = first + done_pairs;
-            for msg in rx {
-                let done = match msg {
-                    Ok(d) => d,
-                    Err(e) => {
-                        failure.get_or_insert(e);
-                        stop.store(true, Ordering::Relaxed);
-                        continue;
-                    }
-                };
-                if stop.load(Ordering::Relaxed) {
-                    continue;
-                }
-                pending.insert(done.pair, done);
-                while let Some(done) = pending.remove(&expect) {
-                    expect += 1;
-                    let mut outputs = Outputs {
-                        summaries: &mut summaries,
-                        records: &mut records,
-                        writer: writer.as_mut(),
-                        pgn: pgn.as_mut(),
-                    };
-                    let r = count_pair(config, &names, done, &mut tally, &mut outputs);
-                    if let Err(e) = r {
-                        failure.get_or_insert(e);
-                        stop.store(true, Ordering::Relaxed);
-                        break;
-                    }
-                    games_this_run += 2;
-                    let sprt = sprt_now(&tally);
-                    progress(&Progress {
-                        games: tally.wdl.games(),
-                        planned: total_pairs * 2,
-                        wdl: tally.wdl,
-                        pentanomial: tally.penta,
-                        elo: tally.penta.elo(),
-                        llr: sprt.map(|s| (s.llr, s.bounds.0, s.bounds.1)),
-                    });
-                    let is_decided = sprt.is_some_and(|s| s.verdict != SprtVerdict::Continue);
-                    let all = expect >= end;
-                    if let Some(dir) = &config.out {
-                        let st = MatchState {
-                            version: 1,
-                            config: config.clone(),
-                            pairs_done: expect - first,
-                            faults: tally.faults.clone(),
-                            finished: is_decided || all,
-                        };
-                        if let Err(e) = st.save(dir) {
-                            failure.get_or_insert(e);
-                            stop.store(true, Ordering::Relaxed);
-                            break;
-                        }
-                    }
-                    if is_decided || all {
-                        stopped_early = is_decided && !all;
-                        stop.store(true, Ordering::Relaxed);
-                        break;
-                    }
-                }
-            }
+    let st = MatchState::load(dir)?;
+    if !st.config.same_match(config) {
+        return Err(EvalError::Resume {
+            dir: dir.clone(),
+            reason: "the saved match has a different configuration".into(),
         });
     }
-    if let Some(e) = failure {
-        return Err(e);
+    let (w, kept) = state::reopen_games(dir, config, first * 2, st.pairs_done * 2)?;
+    saved.summaries = state::summaries_from_records(&kept, &st.faults);
+    for pair in saved.summaries.chunks(2) {
+        if let [a, b] = pair {
+            saved.tally.add_pair(&[a.clone(), b.clone()]);
+        }
     }
-    if let Some(w) = writer {
-        w.finish()?;
+    saved.finished = st.finished;
+    if config.keep_records {
+        saved.records = kept;
     }
-    let mut report = MatchReport::from_tally(names, &tally, total_pairs * 2, sprt_now(&tally));
-    report.stopped_early = stopped_early || (decided(&tally) && tally.penta.pairs() < total_pairs);
-    report.seconds = started.elapsed().as_secs_f64();
-    report.games_this_run = games_this_run;
-    report.records = records;
-    Ok(report)
+    saved.writer = Some(w);
+    Ok(saved)
+}
+
+/// The state file of `config` after `pairs_done` pairs.
+fn state_after(
+    config: &MatchConfig,
+    pairs_done: u64,
+    faults: Vec<(u64, FaultRecord)>,
+    finished: bool,
+) -> MatchState {
+    MatchState { version: state::STATE_VERSION, config: config.clone(), pairs_done, faults, finished }
+}
+
+/// What this run played.
+#[derive(Default)]
+struct PlayedPairs {
+    games: u64,
+    stopped_early: bool,
+}
+
+/// Counts the pairs in order as the workers hand them over: outputs, progress, state file, the
+/// SPRT's stop.
+struct Counter<'a> {
+    config: &'a MatchConfig,
+    names: &'a [String; 2],
+    first: u64,
+    end: u64,
+    saved: &'a mut Saved,
+    pgn: Option<&'a mut PgnOut>,
+    progress: &'a mut dyn FnMut(&Progress),
+    played: &'a mut PlayedPairs,
+}
+
+impl Counter<'_> {
+    fn pair(&mut self, done: PairDone) -> Result<ControlFlow<()>, EvalError> {
+        let (config, saved) = (self.config, &mut *self.saved);
+        let next = done.pair + 1;
+        let mut outputs = Outputs {
+            summaries: &mut saved.summaries,
+            records: &mut saved.records,
+            writer: saved.writer.as_mut(),
+            pgn: self.pgn.as_deref_mut(),
+        };
+        count_pair(config, self.names, done, &mut saved.tally, &mut outputs)?;
+        self.played.games += 2;
+        let tally = &saved.tally;
+        let sprt = tally.sprt(match_sprt(config));
+        (self.progress)(&Progress {
+            games: tally.wdl.games(),
+            planned: (self.end - self.first) * 2,
+            wdl: tally.wdl,
+            pentanomial: tally.penta,
+            elo: tally.penta.elo(),
+            llr: sprt.map(|s| (s.llr, s.bounds.0, s.bounds.1)),
+        });
+        let is_decided = sprt.is_some_and(|s| s.verdict != SprtVerdict::Continue);
+        let all = next >= self.end;
+        if let Some(dir) = &config.out {
+            state_after(config, next - self.first, tally.faults.clone(), is_decided || all).save(dir)?;
+        }
+        if is_decided || all {
+            self.played.stopped_early = is_decided && !all;
+            return Ok(ControlFlow::Break(()));
+        }
+        Ok(ControlFlow::Continue(()))
+    }
 }
 
 /// Seed of engine `engine`'s seat in game `game`.
@@ -379,66 +390,57 @@ fn seat_seed(seed: u64, game: u64, engine: usize) -> u64 {
 struct Shared<'a> {
     config: &'a MatchConfig,
     openings: &'a Openings,
-    /// One past the last pair to play.
-    end: u64,
-    next: &'a AtomicUsize,
-    stop: &'a AtomicBool,
     log: Option<&'a Arc<EngineLog>>,
 }
 
-fn worker(shared: &Shared<'_>, tx: &std::sync::mpsc::Sender<Result<PairDone, EvalError>>) {
-    let Shared { config, openings, end, next, stop, log } = *shared;
-    let tb = match config.tb.as_deref().map(fanorona_engine::tablebase::open_shared).transpose() {
-        Ok(tb) => tb,
-        Err(e) => {
-            let dir = config.tb.clone().unwrap_or_default();
-            let _ = tx.send(Err(EvalError::Tablebase { dir, reason: e.to_string() }));
-            return;
-        }
-    };
-    let mut seats = match (Seat::new(&config.engines[0], log), Seat::new(&config.engines[1], log)) {
-        (Ok(a), Ok(b)) => [a, b],
-        (Err(e), _) | (_, Err(e)) => {
-            let _ = tx.send(Err(e));
-            return;
-        }
-    };
-    let referee = Referee { rules: config.rules, tb: tb.as_deref(), adjudication: config.adjudication };
-    'pairs: loop {
-        if stop.load(Ordering::Relaxed) {
-            break;
-        }
-        let pair = next.fetch_add(1, Ordering::Relaxed) as u64;
-        if pair >= end {
-            break;
-        }
+/// A worker's seats and tables: plays pair after pair; shuts its engines down when dropped.
+struct PairPlayer<'a> {
+    shared: &'a Shared<'a>,
+    tb: Option<Arc<fanorona_tb::Tablebase>>,
+    seats: Option<[Seat; 2]>,
+}
+
+impl<'a> PairPlayer<'a> {
+    fn new(shared: &'a Shared<'a>) -> Result<PairPlayer<'a>, EvalError> {
+        let Shared { config, log, .. } = *shared;
+        let tb =
+            config.tb.as_deref().map(fanorona_engine::tablebase::open_shared).transpose().map_err(|e| {
+                EvalError::Tablebase { dir: config.tb.clone().unwrap_or_default(), reason: e.to_string() }
+            })?;
+        let seats = [Seat::new(&config.engines[0], log)?, Seat::new(&config.engines[1], log)?];
+        Ok(PairPlayer { shared, tb, seats: Some(seats) })
+    }
+}
+
+impl Task<PairDone, EvalError> for PairPlayer<'_> {
+    fn run(&mut self, pair: u64, stop: &AtomicBool) -> Option<Result<PairDone, EvalError>> {
+        let Shared { config, openings, .. } = *self.shared;
         let start = match openings.get(pair) {
             Ok(p) => p,
-            Err(e) => {
-                let _ = tx.send(Err(e));
-                break;
-            }
+            Err(e) => return Some(Err(e)),
         };
+        let referee =
+            Referee { rules: config.rules, tb: self.tb.as_deref(), adjudication: config.adjudication };
+        let [s0, s1] = self.seats.as_mut()?;
         let mut played = Vec::with_capacity(2);
         for k in 0..2u64 {
             let game = pair * 2 + k;
             // Game 0: engine 0 White; game 1: colours swapped.
             let (w, b) = if k == 0 { (0, 1) } else { (1, 0) };
             let seeds = [seat_seed(config.seed, game, w), seat_seed(config.seed, game, b)];
-            let [s0, s1] = &mut seats;
-            let (white, black) = if k == 0 { (s0, s1) } else { (s1, s0) };
-            match play_game(start, &referee, white, black, seeds, stop) {
-                Some(p) => played.push(p),
-                None => break 'pairs,
-            }
+            let (white, black) = if k == 0 { (&mut *s0, &mut *s1) } else { (&mut *s1, &mut *s0) };
+            played.push(play_game(start, &referee, white, black, seeds, stop)?);
         }
-        let Ok(played) = <[Played; 2]>::try_from(played) else { break };
-        if tx.send(Ok(PairDone { pair, played })).is_err() {
-            break;
-        }
+        let played = <[Played; 2]>::try_from(played).ok()?;
+        Some(Ok(PairDone { pair, played }))
     }
-    for s in seats {
-        s.shutdown();
+}
+
+impl Drop for PairPlayer<'_> {
+    fn drop(&mut self) {
+        for s in self.seats.take().into_iter().flatten() {
+            s.shutdown();
+        }
     }
 }
 

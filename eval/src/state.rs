@@ -4,9 +4,10 @@
 //! where an interrupted match stopped.
 
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use fanorona_data::{GameRecord, Header, Kind, PROGRAM, RecordReader, RecordWriter};
+use fanorona_data::rundir::{read_state, write_json};
+use fanorona_data::{Existing, GameRecord, Header, Kind, Output, PROGRAM, RecordReader, RecordWriter};
 use serde::{Deserialize, Serialize};
 
 use crate::report::{FaultRecord, GameSummary};
@@ -14,6 +15,8 @@ use crate::{EvalError, MatchConfig};
 
 /// The state file's name in the output directory.
 pub const STATE_FILE: &str = "state.json";
+/// The layout version of `state.json`, checked when it is read.
+pub const STATE_VERSION: u32 = 1;
 /// The game record file's name in the output directory.
 pub const GAMES_FILE: &str = "games.bin";
 
@@ -37,21 +40,14 @@ impl MatchState {
     /// Reads `DIR/state.json`.
     ///
     /// # Errors
-    /// [`EvalError::Resume`] when the file is missing or not a match state.
+    /// [`EvalError::Resume`] when the file is missing or holds an impossible state,
+    /// [`EvalError::Data`] when it is not a match state of this version.
     pub fn load(dir: &Path) -> Result<MatchState, EvalError> {
         let path = dir.join(STATE_FILE);
-        let text = std::fs::read_to_string(&path).map_err(|e| EvalError::Resume {
-            dir: dir.to_path_buf(),
-            reason: format!("{}: {e}", path.display()),
-        })?;
-        let st: MatchState = serde_json::from_str(&text).map_err(|e| EvalError::Resume {
-            dir: dir.to_path_buf(),
-            reason: format!("{}: {e}", path.display()),
-        })?;
-        st.check().map_err(|reason| EvalError::Resume {
-            dir: dir.to_path_buf(),
-            reason: format!("{}: {reason}", path.display()),
-        })?;
+        let resume = |reason: String| EvalError::Resume { dir: dir.to_path_buf(), reason };
+        let st: MatchState = read_state(&path, STATE_VERSION)?
+            .ok_or_else(|| resume(format!("{}: no such file", path.display())))?;
+        st.check().map_err(|reason| resume(format!("{}: {reason}", path.display())))?;
         Ok(st)
     }
 
@@ -61,8 +57,8 @@ impl MatchState {
     /// # Errors
     /// What is wrong, as text.
     pub fn check(&self) -> Result<(), String> {
-        if self.version != 1 {
-            return Err(format!("state version {} is not 1", self.version));
+        if self.version != STATE_VERSION {
+            return Err(format!("state version {} is not {STATE_VERSION}", self.version));
         }
         if self.config.games == 0 || self.config.games > crate::runner::MAX_GAMES {
             return Err(format!(
@@ -97,32 +93,8 @@ impl MatchState {
 
     /// Writes `DIR/state.json` atomically.
     pub(crate) fn save(&self, dir: &Path) -> Result<(), EvalError> {
-        let text = serde_json::to_string_pretty(self)
-            .map_err(|e| EvalError::io(dir.join(STATE_FILE), std::io::Error::other(e)))?;
-        write_atomic(&dir.join(STATE_FILE), text.as_bytes())
+        Ok(write_json(&dir.join(STATE_FILE), self)?)
     }
-}
-
-/// Writes a file through a temporary name and a rename, so readers never see half of it.
-///
-/// # Errors
-/// [`EvalError::Io`] naming the file.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), EvalError> {
-    let tmp = tmp_name(path);
-    let written = std::fs::write(&tmp, bytes)
-        .map_err(|e| EvalError::io(&tmp, e))
-        .and_then(|()| std::fs::rename(&tmp, path).map_err(|e| EvalError::io(path, e)));
-    if written.is_err() {
-        // A full disk leaves nothing behind.
-        let _ = std::fs::remove_file(&tmp);
-    }
-    written
-}
-
-pub(crate) fn tmp_name(path: &Path) -> PathBuf {
-    let mut name = path.file_name().map(|n| n.to_os_string()).unwrap_or_default();
-    name.push(".tmp");
-    path.with_file_name(name)
 }
 
 /// The record file header of a match.
@@ -150,15 +122,25 @@ pub(crate) fn reopen_games(
 ) -> Result<(RecordWriter, Vec<GameRecord>), EvalError> {
     let path = dir.join(GAMES_FILE);
     let kept = saved_games(dir, config, first_game, games)?;
-    let tmp = tmp_name(&path);
-    let mut w = RecordWriter::create(&tmp, &header(config))?;
-    for r in &kept {
+    write_games(&path, config, &kept)?;
+    let (w, _) = RecordWriter::append(&path)?;
+    Ok((w, kept))
+}
+
+/// Writes `records` as the record file of the match `config` at `path`, through `PATH.part`
+/// and a rename.
+pub(crate) fn write_games(
+    path: &Path,
+    config: &MatchConfig,
+    records: &[GameRecord],
+) -> Result<(), EvalError> {
+    let out = Output::new(path, Existing::Replace)?;
+    let mut w = RecordWriter::create(&out.write_path(), &header(config))?;
+    for r in records {
         w.write(r)?;
     }
     w.finish()?;
-    std::fs::rename(&tmp, &path).map_err(|e| EvalError::io(&path, e))?;
-    let (w, _) = RecordWriter::append(&path)?;
-    Ok((w, kept))
+    Ok(out.commit()?)
 }
 
 /// The first `games` records of `DIR/games.bin`, games `first_game..` of the match `config`

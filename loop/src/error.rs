@@ -6,13 +6,23 @@ impl LoopError {
     /// Whether the error comes from what the user gave (a configuration, a run directory),
     /// rather than from a failure while running.
     pub fn is_bad_input(&self) -> bool {
+        if let LoopError::RunFile(d) = self {
+            return d.is_bad_input();
+        }
         matches!(
             self,
             LoopError::Config(_)
                 | LoopError::ConfigFile { .. }
                 | LoopError::Toml { .. }
                 | LoopError::RunDir { .. }
+                | LoopError::State { .. }
         )
+    }
+}
+
+impl From<fanorona_data::DataError> for LoopError {
+    fn from(e: fanorona_data::DataError) -> LoopError {
+        LoopError::RunFile(Box::new(e))
     }
 }
 
@@ -57,14 +67,18 @@ pub enum LoopError {
         /// The I/O error.
         source: std::io::Error,
     },
-    /// A saved state file is unreadable.
-    #[error("{path}: unreadable state ({what}); remove it to redo that stage")]
+    /// A saved state file (a stage's marker) is unreadable.
+    #[error("unreadable state; remove {path} to redo that stage")]
     State {
         /// The file.
         path: PathBuf,
         /// What is wrong.
-        what: String,
+        #[source]
+        source: Box<fanorona_data::DataError>,
     },
+    /// A file of the run directory could not be written or read.
+    #[error(transparent)]
+    RunFile(Box<fanorona_data::DataError>),
     /// Self-play failed.
     #[error("generation {generation}, self-play: {source}")]
     Selfplay {

@@ -1,10 +1,12 @@
-//! The run directory's layout, and writing files so that a half-written one is never taken
-//! for a finished one (temporary name, then rename).
+//! The run directory's layout, and its files written through `fanorona_data::rundir` (so
+//! that a half-written one is never taken for a finished one).
 
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+
+use fanorona_data::rundir;
 
 use crate::LoopError;
 use crate::stage::Stage;
@@ -67,46 +69,24 @@ pub fn create_dir(path: &Path) -> Result<(), LoopError> {
     std::fs::create_dir_all(path).map_err(io(path))
 }
 
-/// Writes `bytes` to `path` through a temporary file in the same directory and a rename.
+/// Writes `bytes` to `path` atomically ([`fanorona_data::rundir::write_atomic`]).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), LoopError> {
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let tmp = path.with_file_name(format!(".{name}.tmp"));
-    std::fs::write(&tmp, bytes).map_err(io(&tmp))?;
-    std::fs::rename(&tmp, path).map_err(io(path))
+    Ok(rundir::write_atomic(path, bytes)?)
 }
 
 /// Writes a value as pretty JSON, atomically.
 pub fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<(), LoopError> {
-    let text = serde_json::to_string_pretty(value)
-        .map_err(|e| LoopError::State { path: path.to_path_buf(), what: e.to_string() })?;
-    write_atomic(path, text.as_bytes())
+    Ok(rundir::write_json(path, value)?)
 }
 
 /// Reads a JSON file written by [`write_json`]; `None` when it does not exist.
 pub fn read_json<T: DeserializeOwned>(path: &Path) -> Result<Option<T>, LoopError> {
-    match std::fs::read_to_string(path) {
-        Ok(text) => serde_json::from_str(&text)
-            .map(Some)
-            .map_err(|e| LoopError::State { path: path.to_path_buf(), what: e.to_string() }),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(LoopError::Io { path: path.to_path_buf(), source: e }),
-    }
-}
-
-/// Serde for `f64` fields that may be NaN or infinite: JSON has no such numbers, so they are
-/// written as `null` and read back as NaN.
-pub mod nan_as_null {
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    /// Writes a finite value as a number, anything else as `null`.
-    pub fn serialize<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
-        if v.is_finite() { s.serialize_f64(*v) } else { s.serialize_none() }
-    }
-
-    /// Reads a number, or `null` as NaN.
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
-        Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
-    }
+    rundir::read_json(path).map_err(|source| match source {
+        fanorona_data::DataError::Json { .. } => {
+            LoopError::State { path: path.to_path_buf(), source: Box::new(source) }
+        }
+        other => LoopError::from(other),
+    })
 }
 
 #[cfg(test)]
@@ -114,14 +94,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn json_round_trip_and_no_leftovers() {
+    fn an_unreadable_marker_is_a_state_error() {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("x.json");
         assert_eq!(read_json::<Vec<u32>>(&p).unwrap(), None);
         write_json(&p, &vec![1u32, 2, 3]).unwrap();
         assert_eq!(read_json::<Vec<u32>>(&p).unwrap(), Some(vec![1, 2, 3]));
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
         std::fs::write(&p, b"{not json").unwrap();
-        assert!(matches!(read_json::<Vec<u32>>(&p), Err(LoopError::State { .. })));
+        let e = read_json::<Vec<u32>>(&p).unwrap_err();
+        assert!(matches!(e, LoopError::State { .. }) && e.is_bad_input(), "{e}");
     }
 }

@@ -33,13 +33,13 @@ pub struct EpochDone {
     /// Epoch number within the generation, from 1.
     pub epoch: u32,
     /// Training loss.
-    #[serde(with = "crate::files::nan_as_null")]
+    #[serde(with = "fanorona_data::rundir::nan_as_null")]
     pub train_loss: f64,
     /// Validation loss.
-    #[serde(with = "crate::files::nan_as_null")]
+    #[serde(with = "fanorona_data::rundir::nan_as_null")]
     pub val_loss: f64,
     /// Validation accuracy at predicting the winner.
-    #[serde(with = "crate::files::nan_as_null")]
+    #[serde(with = "fanorona_data::rundir::nan_as_null")]
     pub val_accuracy: f64,
 }
 
@@ -76,12 +76,12 @@ pub struct MatchDone {
     /// Pair results.
     pub pentanomial: Pentanomial,
     /// Engine 0's score.
-    #[serde(with = "crate::files::nan_as_null")]
+    #[serde(with = "fanorona_data::rundir::nan_as_null")]
     pub score: f64,
     /// Elo difference and the half width of its 95 % interval, when defined.
     pub elo: Option<(f64, f64)>,
     /// Likelihood of superiority.
-    #[serde(with = "crate::files::nan_as_null")]
+    #[serde(with = "fanorona_data::rundir::nan_as_null")]
     pub los: f64,
     /// The SPRT verdict, when one ran.
     pub sprt: Option<String>,

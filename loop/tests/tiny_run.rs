@@ -113,7 +113,7 @@ fn a_stage_in_flight_is_redone_on_resume() {
     let gen_dir = out.join("gen-001");
     let gate = std::fs::read_to_string(gen_dir.join("gate.done.json")).unwrap();
     std::fs::remove_file(gen_dir.join("gate.done.json")).unwrap();
-    std::fs::write(gen_dir.join(".gate.done.json.tmp"), b"{\"half").unwrap();
+    std::fs::write(gen_dir.join("gate.done.json.part"), b"{\"half").unwrap();
     let mut redone = Vec::new();
     run(&c, &out, true, &mut |e| {
         if let Event::Stage { done: false, stage, .. } = e {

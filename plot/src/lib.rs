@@ -23,6 +23,14 @@ mod output;
 pub use bar::{Bar, BarChart, write_bar_chart};
 pub use line::{Chart, Series, write_line_chart};
 
+impl PlotError {
+    /// Whether the error is the input's fault: a chart with nothing to draw (drawing and
+    /// writing failures are the system's).
+    pub fn is_bad_input(&self) -> bool {
+        matches!(self, PlotError::NoData(_))
+    }
+}
+
 /// Why a chart could not be written.
 #[derive(Debug, thiserror::Error)]
 pub enum PlotError {

@@ -1,16 +1,24 @@
 //! [`generate`]: a whole self-play run, in parallel, written in game order.
 
-use std::collections::BTreeMap;
 use std::io::Read;
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc;
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use fanorona_data::stats::Stats;
-use fanorona_data::{Existing, Output, RecordReader, RecordWriter};
+use fanorona_data::{Existing, GameRecord, Output, RecordReader, RecordWriter};
 
+use crate::ordered::{Workers, run_ordered};
 use crate::{PlayerCache, Progress, SelfplayConfig, SelfplayError, Summary, play_game_with};
+
+/// A worker's task: plays game `i` of the run with its own player cache.
+fn player(
+    config: &SelfplayConfig,
+) -> impl FnMut(u64, &AtomicBool) -> Option<Result<GameRecord, SelfplayError>> {
+    let mut cache = PlayerCache::default();
+    move |i, _| Some(play_game_with(config, config.global_index(i), &mut cache))
+}
 
 /// The file a run writes to until it is complete: `OUT.part`.
 pub fn part_path(out: &Path) -> PathBuf {
@@ -58,15 +66,10 @@ pub fn generate(
         spec.build(0).map_err(|source| SelfplayError::Player { spec: spec.to_string(), source })?;
     }
     let threads = if config.threads == 0 { rayon::current_num_threads() } else { config.threads };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| SelfplayError::Threads { threads, what: e.to_string() })?;
     let t0 = Instant::now();
     let existing = if start == Start::New { Existing::Refuse } else { Existing::Replace };
     let output = Output::new(out, existing)?;
     let part = output.part();
-    let header = config.header();
     if output.is_special() && start == Start::Resume {
         return Err(SelfplayError::Resume {
             path: out.to_path_buf(),
@@ -79,11 +82,73 @@ pub fn generate(
             what: "an interrupted run left it: continue it with --resume, or start over with --force".into(),
         });
     }
-    let mut stats = Stats::new();
-    let mut resumed_games = 0;
-    let mut repaired_bytes = 0;
-    let io = |path: &Path, source| SelfplayError::Io { path: path.to_path_buf(), source };
     let resume = start == Start::Resume && !output.is_special();
+    let Opened { mut writer, mut stats, resumed_games, repaired_bytes } =
+        open_writer(config, &output, resume)?;
+    let (mut played, mut turns) = (0u64, 0u64);
+    let workers = Workers { threads, name: "selfplay" };
+    let make = |_| Ok::<_, SelfplayError>(player(config));
+    let written = run_ordered(
+        workers,
+        writer.records()..config.games,
+        make,
+        |i, r: GameRecord| {
+            writer.write(&r).and_then(|()| writer.flush())?;
+            played += 1;
+            turns += r.turns.len() as u64;
+            stats.add_replayed(&r);
+            progress(&Progress {
+                done: i + 1,
+                total: config.games,
+                played,
+                white_wins: stats.white_wins,
+                black_wins: stats.black_wins,
+                draws: stats.draws,
+                mean_length: stats.mean_length(),
+                elapsed_s: t0.elapsed().as_secs_f64(),
+            });
+            Ok(ControlFlow::Continue(()))
+        },
+        |e| SelfplayError::Threads { threads, what: e.to_string() },
+    );
+    if let Err(e) = written {
+        let _ = writer.flush();
+        return Err(e);
+    }
+    writer.finish()?;
+    stats.finish();
+    output.commit()?;
+    let elapsed_s = t0.elapsed().as_secs_f64();
+    Ok(Summary {
+        out: out.display().to_string(),
+        shard: config.shard.to_string(),
+        seed: config.seed,
+        resumed_games,
+        repaired_bytes,
+        played,
+        elapsed_s,
+        games_per_s: played as f64 / elapsed_s.max(1e-9),
+        turns_per_s: turns as f64 / elapsed_s.max(1e-9),
+        threads,
+        stats,
+    })
+}
+
+/// The record writer of a run, and what the file held already.
+struct Opened {
+    writer: RecordWriter,
+    stats: Stats,
+    resumed_games: u64,
+    repaired_bytes: u64,
+}
+
+/// Opens the output: a new file, or with `resume` the run's `OUT.part` (or complete `OUT`)
+/// checked to be this run's, its torn tail repaired and its games counted.
+fn open_writer(config: &SelfplayConfig, output: &Output, resume: bool) -> Result<Opened, SelfplayError> {
+    let part = output.part();
+    let header = config.header();
+    let mut stats = Stats::new();
+    let io = |path: &Path, source| SelfplayError::Io { path: path.to_path_buf(), source };
     let holds_games = |path: &Path| -> Result<bool, SelfplayError> {
         let head = RecordWriter::header_bytes(&header)?;
         let file = std::fs::File::open(path).map_err(|e| io(path, e))?;
@@ -99,7 +164,7 @@ pub fn generate(
     } else {
         None
     };
-    let mut writer = match existing {
+    match existing {
         Some(path) => {
             let mut reader = RecordReader::open(&path)?;
             let found = reader.header().clone();
@@ -133,97 +198,13 @@ pub fn generate(
                     info.records, config.games
                 )));
             }
-            resumed_games = info.records;
-            repaired_bytes = info.repaired_bytes;
-            w
+            Ok(Opened { writer: w, stats, resumed_games: info.records, repaired_bytes: info.repaired_bytes })
         }
-        None => RecordWriter::create(&output.write_path(), &header)?,
-    };
-
-    let start = writer.records();
-    let next = AtomicU64::new(start);
-    let stop = AtomicBool::new(false);
-    let mut played = 0u64;
-    let mut turns = 0u64;
-    let mut failure: Option<SelfplayError> = None;
-    let (tx, rx) = mpsc::channel();
-    pool.in_place_scope(|s| {
-        for _ in 0..threads {
-            let tx = tx.clone();
-            let (next, stop) = (&next, &stop);
-            s.spawn(move |_| {
-                let mut cache = PlayerCache::default();
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= config.games || stop.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    let r = play_game_with(config, config.global_index(i), &mut cache);
-                    if tx.send((i, r)).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(tx);
-        let mut pending = BTreeMap::new();
-        let mut want = start;
-        for (i, r) in rx {
-            if failure.is_some() {
-                continue;
-            }
-            match r {
-                Err(e) => {
-                    stop.store(true, Ordering::Relaxed);
-                    failure = Some(e);
-                    continue;
-                }
-                Ok(r) => {
-                    pending.insert(i, r);
-                }
-            }
-            while let Some(r) = pending.remove(&want) {
-                if let Err(e) = writer.write(&r).and_then(|()| writer.flush()) {
-                    stop.store(true, Ordering::Relaxed);
-                    failure = Some(e.into());
-                    break;
-                }
-                want += 1;
-                played += 1;
-                turns += r.turns.len() as u64;
-                stats.add_replayed(&r);
-                progress(&Progress {
-                    done: want,
-                    total: config.games,
-                    played,
-                    white_wins: stats.white_wins,
-                    black_wins: stats.black_wins,
-                    draws: stats.draws,
-                    mean_length: stats.mean_length(),
-                    elapsed_s: t0.elapsed().as_secs_f64(),
-                });
-            }
-        }
-    });
-    if let Some(e) = failure {
-        let _ = writer.flush();
-        return Err(e);
+        None => Ok(Opened {
+            writer: RecordWriter::create(&output.write_path(), &header)?,
+            stats,
+            resumed_games: 0,
+            repaired_bytes: 0,
+        }),
     }
-    writer.finish()?;
-    stats.finish();
-    output.commit()?;
-    let elapsed_s = t0.elapsed().as_secs_f64();
-    Ok(Summary {
-        out: out.display().to_string(),
-        shard: config.shard.to_string(),
-        seed: config.seed,
-        resumed_games,
-        repaired_bytes,
-        played,
-        elapsed_s,
-        games_per_s: played as f64 / elapsed_s.max(1e-9),
-        turns_per_s: turns as f64 / elapsed_s.max(1e-9),
-        threads,
-        stats,
-    })
 }

@@ -17,6 +17,7 @@ mod config;
 mod error;
 pub mod explore;
 mod generate;
+pub mod ordered;
 mod play;
 mod shard;
 mod summary;

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 use fanorona_data::stats::Stats;
-use fanorona_data::{DataError, Existing, GameRecord, Output, RecordReader, merge};
+use fanorona_data::{Existing, GameRecord, Output, RecordReader, merge};
 
 use super::plural;
 use crate::exit::bad_input;
@@ -147,24 +147,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     }
 }
 
-/// Whether a record-file error is the input's fault (exit 2): see
-/// [`DataError::is_bad_input`].
-pub fn is_bad_file(e: &DataError) -> bool {
-    e.is_bad_input()
-}
-
-/// A record-file error for the binary: bad input or failure, as [`is_bad_file`] says.
-pub fn data_err(e: DataError) -> anyhow::Error {
-    if is_bad_file(&e) {
-        anyhow::Error::new(crate::exit::BadInput(e.to_string()))
-    } else {
-        anyhow::Error::new(e)
-    }
-}
-
 /// Opens a record file; a file that is missing or is not one is bad input (exit 2).
 fn open(path: &Path) -> anyhow::Result<RecordReader> {
-    RecordReader::open(path).map_err(data_err)
+    Ok(RecordReader::open(path)?)
 }
 
 fn stats(a: &StatsArgs) -> anyhow::Result<()> {
@@ -202,59 +187,70 @@ fn stats(a: &StatsArgs) -> anyhow::Result<()> {
         });
         writeln!(out, "{obj}")?;
     } else {
-        for f in &files {
-            writeln!(
-                out,
-                "{}: {} games, {} shard {}/{}, seed {}, {}",
-                f["file"].as_str().unwrap_or(""),
-                f["games"],
-                f["kind"].as_str().unwrap_or(""),
-                f["shard"],
-                f["shard_count"],
-                f["seed"],
-                f["program"].as_str().unwrap_or("")
-            )?;
-        }
-        let s = &total;
-        writeln!(out, "games: {}", s.games)?;
-        let approx = if s.distinct_exact { "" } else { "about " };
-        writeln!(out, "positions: {} ({approx}{} distinct)", s.positions, s.distinct_positions)?;
-        writeln!(
-            out,
-            "results: white {} / draw {} / black {} (white scores {:.1}%)",
-            s.white_wins,
-            s.draws,
-            s.black_wins,
-            100.0 * s.white_score()
-        )?;
-        for (k, v) in &s.terminations {
-            writeln!(out, "  {k}: {v}")?;
-        }
-        writeln!(
-            out,
-            "length: avg {:.1}, min {}, max {} turns",
-            s.mean_length(),
-            s.min_length.unwrap_or(0),
-            s.max_length.unwrap_or(0)
-        )?;
-        for (b, n) in &s.length_histogram {
-            let lo = b * fanorona_data::stats::LENGTH_BUCKET;
-            writeln!(out, "  {:>4}-{:<4} {n}", lo, lo + fanorona_data::stats::LENGTH_BUCKET - 1)?;
-        }
-        writeln!(
-            out,
-            "turns with a search score: {}, exploration turns: {}",
-            s.scored_turns, s.exploration_turns
-        )?;
-        for p in &problems {
-            writeln!(out, "damaged: {p}")?;
-        }
+        write_stats(&mut out, &files, &total, &problems)?;
     }
     if !problems.is_empty() {
         return Err(anyhow::Error::new(crate::exit::BadInput(format!(
             "{} (statistics cover the games before the damage)",
             plural(problems.len(), "damaged file", "damaged files")
         ))));
+    }
+    Ok(())
+}
+
+/// `data stats` as text: a line per file, then the statistics of all of them.
+fn write_stats(
+    out: &mut dyn Write,
+    files: &[serde_json::Value],
+    total: &Stats,
+    problems: &[String],
+) -> anyhow::Result<()> {
+    for f in files {
+        writeln!(
+            out,
+            "{}: {} games, {} shard {}/{}, seed {}, {}",
+            f["file"].as_str().unwrap_or(""),
+            f["games"],
+            f["kind"].as_str().unwrap_or(""),
+            f["shard"],
+            f["shard_count"],
+            f["seed"],
+            f["program"].as_str().unwrap_or("")
+        )?;
+    }
+    let s = total;
+    writeln!(out, "games: {}", s.games)?;
+    let approx = if s.distinct_exact { "" } else { "about " };
+    writeln!(out, "positions: {} ({approx}{} distinct)", s.positions, s.distinct_positions)?;
+    writeln!(
+        out,
+        "results: white {} / draw {} / black {} (white scores {:.1}%)",
+        s.white_wins,
+        s.draws,
+        s.black_wins,
+        100.0 * s.white_score()
+    )?;
+    for (k, v) in &s.terminations {
+        writeln!(out, "  {k}: {v}")?;
+    }
+    writeln!(
+        out,
+        "length: avg {:.1}, min {}, max {} turns",
+        s.mean_length(),
+        s.min_length.unwrap_or(0),
+        s.max_length.unwrap_or(0)
+    )?;
+    for (b, n) in &s.length_histogram {
+        let lo = b * fanorona_data::stats::LENGTH_BUCKET;
+        writeln!(out, "  {:>4}-{:<4} {n}", lo, lo + fanorona_data::stats::LENGTH_BUCKET - 1)?;
+    }
+    writeln!(
+        out,
+        "turns with a search score: {}, exploration turns: {}",
+        s.scored_turns, s.exploration_turns
+    )?;
+    for p in problems {
+        writeln!(out, "damaged: {p}")?;
     }
     Ok(())
 }
@@ -323,7 +319,7 @@ fn find_game(path: &Path, n: u64) -> anyhow::Result<GameRecord> {
     let r = open(path)?;
     let mut count = 0;
     for (i, rec) in r.enumerate() {
-        let rec = rec.map_err(data_err)?;
+        let rec = rec?;
         if i as u64 == n {
             return Ok(rec);
         }
@@ -393,7 +389,7 @@ fn export(a: &ExportArgs) -> anyhow::Result<()> {
             let reader = open(f)?;
             let tags = super::pgn::export_tags(reader.header());
             for rec in reader {
-                let rec = rec.map_err(data_err)?;
+                let rec = rec?;
                 match a.format {
                     Format::Pgn => fanorona_data::pgn::write_game(w, &rec, &tags, None)?,
                     Format::Text => writeln!(
@@ -424,7 +420,7 @@ fn export(a: &ExportArgs) -> anyhow::Result<()> {
         }
         Some(path) => {
             let existing = if a.force { Existing::Replace } else { Existing::Refuse };
-            let output = Output::new(path, existing).map_err(data_err)?;
+            let output = Output::new(path, existing)?;
             if let Some(f) = a.files.iter().find(|f| output.clobbers(f)) {
                 return Err(bad_input(
                     format!("--out {}", path.display()),
@@ -441,7 +437,7 @@ fn export(a: &ExportArgs) -> anyhow::Result<()> {
             });
             match r {
                 Ok(n) => {
-                    output.commit().map_err(data_err)?;
+                    output.commit()?;
                     eprintln!("wrote {} to {}", plural(n as usize, "game", "games"), path.display());
                 }
                 Err(e) => {
@@ -456,7 +452,7 @@ fn export(a: &ExportArgs) -> anyhow::Result<()> {
 
 fn merge_cmd(a: &MergeArgs) -> anyhow::Result<()> {
     let existing = if a.force { Existing::Replace } else { Existing::Refuse };
-    let report = merge(&a.inputs, &a.out, existing).map_err(|e| data_err(e).context("cannot merge"))?;
+    let report = merge(&a.inputs, &a.out, existing).context("cannot merge")?;
     let mut out = std::io::stdout().lock();
     if a.json {
         writeln!(out, "{}", serde_json::to_string(&report)?)?;

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use fanorona_eval::stats::{Anchor, SprtConfig};
 use fanorona_eval::{
-    Adjudication, DrawRule, EngineSpec, EvalError, MatchConfig, MatchReport, Mode, OpeningSource, Progress,
-    ResignRule, TournamentConfig, TournamentReport, fmt_num, run_match, run_tournament,
+    Adjudication, DrawRule, EngineSpec, MatchConfig, MatchReport, Mode, OpeningSource, Progress, ResignRule,
+    TournamentConfig, TournamentReport, fmt_num, run_match, run_tournament,
 };
 use fanorona_selfplay::Shard;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -152,17 +152,13 @@ const MAX_LOG_MIB: u64 = 1 << 20;
 /// Games played at once at most.
 const MAX_CONCURRENCY: usize = 1024;
 
-fn eval_err(e: EvalError) -> anyhow::Error {
-    if e.is_bad_input() { bad_input("eval", e) } else { anyhow::Error::new(e) }
-}
-
 impl MatchArgs {
     fn engines(&self) -> anyhow::Result<Vec<EngineSpec>> {
         self.engines
             .iter()
             .map(|t| {
                 let text = self.each.iter().fold(t.clone(), |acc, e| format!("{acc};{e}"));
-                text.parse::<EngineSpec>().map_err(eval_err)
+                Ok(text.parse::<EngineSpec>()?)
             })
             .collect()
     }
@@ -200,11 +196,8 @@ impl MatchArgs {
     fn adjudication(&self) -> anyhow::Result<Adjudication> {
         let join = |v: &[String]| (!v.is_empty()).then(|| v.join(" "));
         Ok(Adjudication {
-            draw: join(&self.draw_adjudication)
-                .map(|t| t.parse::<DrawRule>())
-                .transpose()
-                .map_err(eval_err)?,
-            resign: join(&self.resign).map(|t| t.parse::<ResignRule>()).transpose().map_err(eval_err)?,
+            draw: join(&self.draw_adjudication).map(|t| t.parse::<DrawRule>()).transpose()?,
+            resign: join(&self.resign).map(|t| t.parse::<ResignRule>()).transpose()?,
         })
     }
 
@@ -218,9 +211,9 @@ impl MatchArgs {
         }
 
         let mut c = MatchConfig::new(engines[0].clone(), engines[1].clone(), self.games);
-        c.openings = self.openings.parse::<OpeningSource>().map_err(eval_err)?;
+        c.openings = self.openings.parse::<OpeningSource>()?;
         // A file is read now: a bad line is reported before any game, repeats as a warning.
-        let repeats = c.openings.duplicates().map_err(eval_err)?;
+        let repeats = c.openings.duplicates()?;
         for (line, earlier) in repeats.iter().take(10) {
             eprintln!("warning: openings {}: line {line} repeats the opening of line {earlier}", c.openings);
         }
@@ -316,7 +309,7 @@ fn run_single(a: &MatchArgs) -> anyhow::Result<()> {
         if a.concurrency == 0 || a.concurrency > MAX_CONCURRENCY {
             return Err(bad_input("--concurrency", format!("must be 1..={MAX_CONCURRENCY}")));
         }
-        let mut c = MatchConfig::load(dir).map_err(eval_err)?;
+        let mut c = MatchConfig::load(dir)?;
         c.concurrency = a.concurrency;
         c.pgn_out = a.pgnout.clone();
         a.set_log(&mut c)?;
@@ -348,8 +341,7 @@ fn run_single(a: &MatchArgs) -> anyhow::Result<()> {
             pb.set_position(p.games);
             pb.set_message(progress_message(p));
         }
-    })
-    .map_err(eval_err)?;
+    })?;
     if let Some(pb) = pb {
         pb.finish_and_clear();
     }
@@ -430,8 +422,7 @@ fn run_many(t: &TournamentArgs, mode: Mode) -> anyhow::Result<()> {
             pb.set_position(base + p.games);
             pb.set_message(progress_message(p));
         }
-    })
-    .map_err(eval_err)?;
+    })?;
     if let Some(pb) = pb {
         pb.finish_and_clear();
     }
@@ -440,10 +431,8 @@ fn run_many(t: &TournamentArgs, mode: Mode) -> anyhow::Result<()> {
         write_chart(&report, path)?;
     }
     if let Some(dir) = &a.out {
-        let json = serde_json::to_string_pretty(&report)?;
-        fanorona_eval::state::write_atomic(&dir.join("ratings.json"), json.as_bytes()).map_err(eval_err)?;
-        fanorona_eval::state::write_atomic(&dir.join("ratings.txt"), report.table_text().as_bytes())
-            .map_err(eval_err)?;
+        fanorona_data::rundir::write_json(&dir.join("ratings.json"), &report)?;
+        fanorona_data::rundir::write_atomic(&dir.join("ratings.txt"), report.table_text().as_bytes())?;
     }
     let mut out = std::io::stdout().lock();
     if a.json {
@@ -486,7 +475,7 @@ fn finite_or_zero(x: f64) -> f64 {
 }
 
 fn run_merge(m: &MergeArgs) -> anyhow::Result<()> {
-    let merged = fanorona_eval::merge_shards(&m.dirs, &m.out).map_err(eval_err)?;
+    let merged = fanorona_eval::merge_shards(&m.dirs, &m.out)?;
     let mut out = std::io::stdout().lock();
     if m.json {
         writeln!(out, "{}", serde_json::to_value(&merged)?)?;

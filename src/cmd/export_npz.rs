@@ -27,7 +27,7 @@ pub fn run(
     };
     let config = samples.config()?;
     let existing = if force { Existing::Replace } else { Existing::Refuse };
-    let report = export_npz(files, config, out, shard_size, existing).map_err(super::data::data_err)?;
+    let report = export_npz(files, config, out, shard_size, existing)?;
     if json {
         println!("{}", serde_json::to_string(&report)?);
     } else {

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use fanorona_data::{Existing, Output};
-use fanorona_engine::nn::{Activation, NetError, NetEvaluator, Network, QuantisedNetwork};
+use fanorona_engine::nn::{Activation, NetEvaluator, Network, QuantisedNetwork};
 
 use crate::exit::bad_input;
 
@@ -100,17 +100,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     }
 }
 
-/// A network error for the binary: a file that cannot be read or is not a network is bad
-/// input (exit 2).
-fn net_err(e: NetError) -> anyhow::Error {
-    match &e {
-        NetError::Io { error, .. } if error.kind() != std::io::ErrorKind::NotFound => anyhow::Error::new(e),
-        _ => anyhow::Error::new(crate::exit::BadInput(e.to_string())),
-    }
-}
-
 fn load(path: &Path) -> anyhow::Result<Network> {
-    Network::read_file(path).map_err(net_err)
+    Ok(Network::read_file(path)?)
 }
 
 fn info(a: &InfoArgs) -> anyhow::Result<()> {
@@ -171,14 +162,14 @@ fn eval(a: &EvalArgs) -> anyhow::Result<()> {
 /// Writes `bytes` to `out` through its temporary (refusing an existing file unless `force`).
 fn write_output(out: &Path, force: bool, inputs: &[&Path], bytes: &[u8]) -> anyhow::Result<()> {
     let existing = if force { Existing::Replace } else { Existing::Refuse };
-    let output = Output::new(out, existing).map_err(super::data::data_err)?;
+    let output = Output::new(out, existing)?;
     if let Some(f) = inputs.iter().find(|f| output.clobbers(f)) {
         return Err(bad_input(format!("--out {}", out.display()), format!("{} is the input", f.display())));
     }
     let part = output.write_path();
     let r =
         std::fs::write(&part, bytes).map_err(|e| anyhow::Error::new(e).context(part.display().to_string()));
-    match r.and_then(|()| output.commit().map_err(super::data::data_err)) {
+    match r.and_then(|()| output.commit().map_err(anyhow::Error::new)) {
         Ok(()) => Ok(()),
         Err(e) => {
             output.abandon();
@@ -204,7 +195,7 @@ fn import(a: &ImportArgs) -> anyhow::Result<()> {
         Some("relu") => Some(Activation::Relu),
         Some(other) => return Err(bad_input("--activation", format!("{other:?} is not crelu or relu"))),
     };
-    let mut net = Network::read_safetensors(&a.file, activation).map_err(net_err)?;
+    let mut net = Network::read_safetensors(&a.file, activation)?;
     if let Some(d) = &a.description {
         net.set_description(d.clone());
     }

@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::Path;
 
 use fanorona_data::pgn::{PgnError, PgnReader, PgnTags};
-use fanorona_data::{DataError, Existing, Header, Kind, Output, PROGRAM, RecordWriter};
+use fanorona_data::{Existing, Header, Kind, Output, PROGRAM, RecordWriter};
 
 use super::plural;
 use crate::exit::bad_input;
@@ -21,20 +21,12 @@ pub fn export_tags(header: &Header) -> PgnTags {
     }
 }
 
-fn data_err(e: DataError) -> anyhow::Error {
-    if e.is_bad_input() {
-        anyhow::Error::new(crate::exit::BadInput(e.to_string()))
-    } else {
-        anyhow::Error::new(e)
-    }
-}
-
 /// `fanorona data import INPUT -o OUT`: every game of the PGN file, checked, into a new record
 /// file (written whole or not at all).
 pub fn import(input: &Path, out: &Path, force: bool, json: bool) -> anyhow::Result<()> {
     let file = std::fs::File::open(input).map_err(|e| bad_input(input.display(), e))?;
     let existing = if force { Existing::Replace } else { Existing::Refuse };
-    let output = Output::new(out, existing).map_err(data_err)?;
+    let output = Output::new(out, existing)?;
     if output.clobbers(input) {
         return Err(bad_input(
             format!("--out {}", out.display()),
@@ -44,20 +36,20 @@ pub fn import(input: &Path, out: &Path, force: bool, json: bool) -> anyhow::Resu
     let config = serde_json::json!({ "imported_from": input.display().to_string() }).to_string();
     let header = Header::new(PROGRAM, Kind::Match, config, 0);
     let written = (|| -> anyhow::Result<u64> {
-        let mut w = RecordWriter::create(&output.write_path(), &header).map_err(data_err)?;
+        let mut w = RecordWriter::create(&output.write_path(), &header)?;
         let mut n = 0u64;
         for rec in PgnReader::new(std::io::BufReader::new(file)) {
             let rec = rec.map_err(|e| match e {
                 PgnError::Syntax { .. } => bad_input(input.display(), e),
                 PgnError::Io(io) => anyhow::Error::new(io).context(format!("reading {}", input.display())),
             })?;
-            w.write(&rec).map_err(data_err)?;
+            w.write(&rec)?;
             n += 1;
         }
         if n == 0 {
             return Err(bad_input(input.display(), "holds no game"));
         }
-        w.finish().map_err(data_err)?;
+        w.finish()?;
         Ok(n)
     })();
     let n = match written {
@@ -67,7 +59,7 @@ pub fn import(input: &Path, out: &Path, force: bool, json: bool) -> anyhow::Resu
             return Err(e);
         }
     };
-    output.commit().map_err(data_err)?;
+    output.commit()?;
     let mut stdout = std::io::stdout().lock();
     if json {
         writeln!(stdout, "{}", serde_json::json!({ "games": n, "out": out.display().to_string() }))?;

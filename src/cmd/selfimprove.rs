@@ -3,6 +3,7 @@
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
+use anyhow::Context;
 use fanorona_loop::{Event, LoopConfig, run};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -91,8 +92,7 @@ pub fn run_cmd(args: &Args) -> anyhow::Result<()> {
             }
         }
     };
-    let record = run(&config, &args.out, args.resume, &mut on_event)
-        .map_err(|e| if e.is_bad_input() { bad_input("loop", e) } else { anyhow::Error::new(e) })?;
+    let record = run(&config, &args.out, args.resume, &mut on_event).context("loop")?;
     bar.finish_and_clear();
     let summary = std::fs::read_to_string(args.out.join("summary.json"))?;
     let mut out = std::io::stdout().lock();

@@ -4,9 +4,10 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::Instant;
 
+use anyhow::Context;
 use fanorona_engine::PlayerSpec;
 use fanorona_selfplay::{
-    DEFAULT_SPEC, Exploration, Progress, SelfplayConfig, SelfplayError, Shard, Start, Summary, generate,
+    DEFAULT_SPEC, Exploration, Progress, SelfplayConfig, Shard, Start, Summary, generate,
 };
 
 use crate::exit::bad_input;
@@ -197,15 +198,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    let summary = summary.map_err(|e| selfplay_err(e, &out))?;
+    // Bad arguments, an output that may not be replaced, a file that cannot be resumed or is
+    // damaged are bad input (exit 2); I/O errors and engine bugs are failures (exit 1).
+    let summary = summary.with_context(|| format!("self-play into {}", out.display()))?;
     print_summary(&summary, args.json)
-}
-
-/// Bad arguments, an output that may not be replaced, a file that cannot be resumed or is
-/// damaged: bad input (exit 2); I/O errors and engine bugs: failures (exit 1).
-fn selfplay_err(e: SelfplayError, out: &std::path::Path) -> anyhow::Error {
-    let what = format!("self-play into {}", out.display());
-    if e.is_bad_input() { bad_input(what, e) } else { anyhow::Error::new(e).context(what) }
 }
 
 fn print_summary(s: &Summary, json: bool) -> anyhow::Result<()> {

@@ -5,6 +5,7 @@ use std::io::{IsTerminal, Write};
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 
+use anyhow::Context;
 use fanorona_train::{Progress, TrainConfig, TrainReport};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -92,82 +93,14 @@ fn config(args: &Args) -> anyhow::Result<TrainConfig> {
 
 pub fn run(args: &Args) -> anyhow::Result<()> {
     if let Some(steps) = args.bench {
-        let config = config(args)?;
-        let t = fanorona_train::measure_throughput(&config, steps.max(1))?;
-        if args.json {
-            println!("{}", serde_json::to_string(&t)?);
-        } else {
-            println!(
-                "training throughput: {:.0} samples/s ({} backend, {}, batch {}, {} steps)",
-                t.samples_per_second, t.backend, t.arch, t.batch_size, t.steps
-            );
-        }
-        return Ok(());
+        return bench(args, steps);
     }
     let Some(out) = args.out.as_deref() else {
         return Err(bad_input("--out", "the run directory is required"));
     };
-    let tty = std::io::stderr().is_terminal() && !args.quiet;
-    let lines = !tty && !args.quiet && !args.json;
-    let mut bar: Option<ProgressBar> = None;
-    let mut show_progress = |p: &Progress| match p {
-        Progress::Scanned(d) => {
-            if !args.quiet {
-                eprintln!(
-                    "data: {}, {} training games ({} positions), {} validation games ({} positions)",
-                    super::plural(d.files, "file", "files"),
-                    d.train_games,
-                    d.train_samples,
-                    d.val_games,
-                    d.val_samples
-                );
-            }
-        }
-        Progress::Warning(w) => eprintln!("warning: {w}"),
-        Progress::Baseline(b) => {
-            if !args.quiet {
-                eprintln!(
-                    "material baseline tanh({:.4} x material): train loss {:.5}, validation loss {:.5}, accuracy {:.3}",
-                    b.k, b.train_loss, b.val_loss, b.val_accuracy
-                );
-            }
-        }
-        Progress::EpochStart { epoch, epochs, steps } => {
-            if tty {
-                let pb = ProgressBar::new(*steps);
-                let style = ProgressStyle::with_template(
-                    "{prefix} [{bar:30}] {pos}/{len} steps {rate} {msg} eta {eta}",
-                )
-                .map(super::with_rate)
-                .unwrap_or_else(|_| ProgressStyle::default_bar())
-                .progress_chars("=> ");
-                pb.set_style(style);
-                pb.set_prefix(format!("epoch {epoch}/{epochs}"));
-                bar = Some(pb);
-            }
-        }
-        Progress::Step { step, loss, .. } => {
-            if let Some(pb) = &bar {
-                pb.set_position(*step);
-                if step % 16 == 0 {
-                    pb.set_message(format!("loss {loss:.4}"));
-                }
-            }
-        }
-        Progress::EpochEnd(m) => {
-            if let Some(pb) = bar.take() {
-                pb.finish_and_clear();
-            }
-            if tty || lines {
-                eprintln!(
-                    "epoch {:>3}: train loss {:.5}  val loss {:.5}  val accuracy {:.3}  {:.0} samples/s  lr {:.2e}  {:.1}s",
-                    m.epoch, m.train_loss, m.val_loss, m.val_accuracy, m.samples_per_second, m.lr, m.seconds
-                );
-            }
-        }
-    };
+    let mut shown = Shown::new(args);
     let mut on_progress = |p: &Progress| {
-        show_progress(p);
+        shown.show(p);
         ControlFlow::Continue(())
     };
     let result = if args.resume {
@@ -186,9 +119,95 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         let config = config(args)?;
         fanorona_train::train(&config, &args.files, out, args.init_from.as_deref(), &mut on_progress)
     };
-    let report =
-        result.map_err(|e| if e.is_bad_input() { bad_input("train", e) } else { anyhow::Error::new(e) })?;
+    let report = result.context("train")?;
     print_report(&report, args.json)
+}
+
+/// `--bench STEPS`: the training throughput on synthetic batches.
+fn bench(args: &Args, steps: u64) -> anyhow::Result<()> {
+    let config = config(args)?;
+    let t = fanorona_train::measure_throughput(&config, steps.max(1))?;
+    if args.json {
+        println!("{}", serde_json::to_string(&t)?);
+    } else {
+        println!(
+            "training throughput: {:.0} samples/s ({} backend, {}, batch {}, {} steps)",
+            t.samples_per_second, t.backend, t.arch, t.batch_size, t.steps
+        );
+    }
+    Ok(())
+}
+
+/// How a run's progress is shown: a bar per epoch on a terminal, a line per epoch otherwise,
+/// nothing but warnings with `--quiet` (and no epoch lines with `--json`).
+struct Shown {
+    quiet: bool,
+    tty: bool,
+    lines: bool,
+    bar: Option<ProgressBar>,
+}
+
+impl Shown {
+    fn new(args: &Args) -> Shown {
+        let tty = std::io::stderr().is_terminal() && !args.quiet;
+        Shown { quiet: args.quiet, tty, lines: !tty && !args.quiet && !args.json, bar: None }
+    }
+
+    fn show(&mut self, p: &Progress) {
+        match p {
+            Progress::Scanned(d) if !self.quiet => eprintln!(
+                "data: {}, {} training games ({} positions), {} validation games ({} positions)",
+                super::plural(d.files, "file", "files"),
+                d.train_games,
+                d.train_samples,
+                d.val_games,
+                d.val_samples
+            ),
+            Progress::Warning(w) => eprintln!("warning: {w}"),
+            Progress::Baseline(b) if !self.quiet => eprintln!(
+                "material baseline tanh({:.4} x material): train loss {:.5}, validation loss {:.5}, accuracy {:.3}",
+                b.k, b.train_loss, b.val_loss, b.val_accuracy
+            ),
+            Progress::EpochStart { epoch, epochs, steps } if self.tty => {
+                let pb = ProgressBar::new(*steps);
+                let style = ProgressStyle::with_template(
+                    "{prefix} [{bar:30}] {pos}/{len} steps {rate} {msg} eta {eta}",
+                )
+                .map(super::with_rate)
+                .unwrap_or_else(|_| ProgressStyle::default_bar())
+                .progress_chars("=> ");
+                pb.set_style(style);
+                pb.set_prefix(format!("epoch {epoch}/{epochs}"));
+                self.bar = Some(pb);
+            }
+            Progress::Step { step, loss, .. } => {
+                if let Some(pb) = &self.bar {
+                    pb.set_position(*step);
+                    if step % 16 == 0 {
+                        pb.set_message(format!("loss {loss:.4}"));
+                    }
+                }
+            }
+            Progress::EpochEnd(m) => {
+                if let Some(pb) = self.bar.take() {
+                    pb.finish_and_clear();
+                }
+                if self.tty || self.lines {
+                    eprintln!(
+                        "epoch {:>3}: train loss {:.5}  val loss {:.5}  val accuracy {:.3}  {:.0} samples/s  lr {:.2e}  {:.1}s",
+                        m.epoch,
+                        m.train_loss,
+                        m.val_loss,
+                        m.val_accuracy,
+                        m.samples_per_second,
+                        m.lr,
+                        m.seconds
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
 /// The first argument given with `--resume` that would change the run (and so is refused

@@ -5,6 +5,19 @@ use std::path::PathBuf;
 
 use crate::Signature;
 
+impl TbError {
+    /// Whether the error is the input's fault (a missing, damaged or foreign table, a bad
+    /// stone count, an output that may not be replaced) rather than the system's (a read or
+    /// write failure, threads).
+    pub fn is_bad_input(&self) -> bool {
+        match self {
+            TbError::Read { source, .. } => source.kind() == std::io::ErrorKind::NotFound,
+            TbError::Write { .. } | TbError::Threads(_) | TbError::DtcOverflow { .. } => false,
+            _ => true,
+        }
+    }
+}
+
 /// Why tables cannot be opened or generated. Every error about a file names it.
 #[derive(Debug, thiserror::Error)]
 pub enum TbError {
@@ -123,6 +136,13 @@ pub enum TbError {
     /// The worker threads could not be started.
     #[error("cannot start the worker threads")]
     Threads(#[source] rayon::ThreadPoolBuildError),
+}
+
+impl ProbeError {
+    /// Always: a position the tables cannot answer for is the caller's input.
+    pub fn is_bad_input(&self) -> bool {
+        true
+    }
 }
 
 /// Why a position cannot be probed.

@@ -7,7 +7,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use fanorona_core::Position;
-use fanorona_data::{DataError, RecordReader, Sample, SampleConfig, SampleExtractor};
+use fanorona_data::{GameId, SampleConfig, Samples};
 use fanorona_engine::nn::{INPUTS, encode};
 use fanorona_engine::rng::Rng;
 
@@ -30,19 +30,6 @@ pub enum Split {
     Train,
     /// Games held out.
     Validation,
-}
-
-/// A game's identity across files: the seed of the run that generated it (from the file's
-/// header) and its run-wide index (self-play: the index its seed derives from, which already
-/// tells the shards of a run apart; matches: the game number). Copying, renaming or merging a
-/// file does not change it, and no two generations of a loop share one (each generation's
-/// self-play has its own seed).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct GameId {
-    /// The run's seed ([`fanorona_data::Header::seed`]).
-    pub seed: u64,
-    /// The game's run-wide index ([`fanorona_data::GameRecord::index`]).
-    pub index: u64,
 }
 
 /// Whether game `id` is held out for validation: a hash of its identity, compared with
@@ -142,41 +129,25 @@ impl Source {
     }
 
     /// Calls `f` with every sample of `split`, reading the files in `order` (indices into the
-    /// file list), and `on_game` once per game of the split. Stops early when `f` returns false.
+    /// file list); the other split's games are passed over without being decoded. Stops early
+    /// when `f` returns false. Returns the games of the split read.
     pub fn for_each(
         &self,
         split: Split,
         order: &[usize],
         f: &mut dyn FnMut(Item) -> bool,
-        on_game: &mut dyn FnMut(),
-    ) -> Result<(), TrainError> {
-        let mut extractor = SampleExtractor::new(self.sample);
-        let mut buf: Vec<Sample> = Vec::with_capacity(512);
-        for &i in order {
-            let path = &self.files[i];
-            let mut reader = RecordReader::open(path)?;
-            let seed = reader.header().seed;
-            while let Some(record) = reader.read_record() {
-                let record = record?;
-                let game = reader.records_read() - 1;
-                if split_of(GameId { seed, index: record.index }, self.val_fraction) != split {
-                    continue;
-                }
-                on_game();
-                buf.clear();
-                extractor.extract(&record, game, &mut buf).map_err(|source| DataError::Record {
-                    path: path.clone(),
-                    record: game,
-                    source,
-                })?;
-                for s in &buf {
-                    if !f(Item { pos: s.position, target: s.target, result: s.result }) {
-                        return Ok(());
-                    }
-                }
+    ) -> Result<u64, TrainError> {
+        let files: Vec<PathBuf> = order.iter().map(|&i| self.files[i].clone()).collect();
+        let val_fraction = self.val_fraction;
+        let mut samples =
+            Samples::filtered(&files, self.sample, move |id| split_of(id, val_fraction) == split);
+        for s in samples.by_ref() {
+            let s = s?;
+            if !f(Item { pos: s.position, target: s.target, result: s.result }) {
+                break;
             }
         }
-        Ok(())
+        Ok(samples.games())
     }
 }
 

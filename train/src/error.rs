@@ -7,11 +7,13 @@ impl TrainError {
     /// file, a run that cannot be resumed) rather than a failure while training: the binary's
     /// exit code 2 or 1.
     pub fn is_bad_input(&self) -> bool {
+        if let TrainError::Data(d) = self {
+            return d.is_bad_input();
+        }
         matches!(
             self,
             TrainError::Config(_)
                 | TrainError::ConfigFile { .. }
-                | TrainError::Data(_)
                 | TrainError::Input { .. }
                 | TrainError::NoData(_)
                 | TrainError::Net(_)

@@ -15,8 +15,9 @@ mod throughput;
 
 pub use baseline::BaselineReport;
 pub use config::{Backend, DataConfig, ModelConfig, OptimConfig, Optimizer, Schedule, Target, TrainConfig};
-pub use data::{GameId, Split, expand_inputs, split_of};
+pub use data::{Split, expand_inputs, split_of};
 pub use error::TrainError;
+pub use fanorona_data::GameId;
 pub use metrics::EpochMetrics;
 pub use model::{ValueNet, device_for};
 pub use run::{DataSummary, Progress, TrainReport, load_checkpoint, resume, train};

@@ -2,6 +2,7 @@
 
 use std::path::Path;
 
+use fanorona_data::rundir::{write_atomic, write_json};
 use serde::{Deserialize, Serialize};
 
 use crate::{BaselineReport, TrainError};
@@ -16,13 +17,13 @@ pub struct EpochMetrics {
     /// Training samples seen this epoch.
     pub samples: u64,
     /// Mean training loss (MSE) over the epoch.
-    #[serde(with = "crate::run::nan_as_null")]
+    #[serde(with = "fanorona_data::rundir::nan_as_null")]
     pub train_loss: f64,
     /// Validation loss (MSE); `NaN` when there is no validation data.
-    #[serde(with = "crate::run::nan_as_null")]
+    #[serde(with = "fanorona_data::rundir::nan_as_null")]
     pub val_loss: f64,
     /// Share of validation positions of decisive games whose winner the sign of the value names.
-    #[serde(with = "crate::run::nan_as_null")]
+    #[serde(with = "fanorona_data::rundir::nan_as_null")]
     pub val_accuracy: f64,
     /// Training samples per second (the optimisation, not validation).
     pub samples_per_second: f64,
@@ -61,9 +62,7 @@ pub fn write_metrics(
         ));
     }
     write_atomic(&dir.join("metrics.csv"), csv.as_bytes())?;
-    let json = serde_json::json!({ "epochs": epochs, "baseline": baseline });
-    let text = serde_json::to_string_pretty(&json).map_err(|e| TrainError::Config(e.to_string()))?;
-    write_atomic(&dir.join("metrics.json"), text.as_bytes())?;
+    write_json(&dir.join("metrics.json"), &serde_json::json!({ "epochs": epochs, "baseline": baseline }))?;
     plot(dir, epochs, baseline)
 }
 
@@ -95,13 +94,4 @@ fn plot(dir: &Path, epochs: &[EpochMetrics], baseline: Option<&BaselineReport>) 
     };
     write_line_chart(&chart, &dir.join("loss.png"))?;
     Ok(())
-}
-
-/// Writes `bytes` to `path` through a temporary file and a rename.
-pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), TrainError> {
-    let mut name = path.file_name().map(|n| n.to_os_string()).unwrap_or_default();
-    name.push(".tmp");
-    let tmp = path.with_file_name(name);
-    std::fs::write(&tmp, bytes).map_err(|e| TrainError::io(&tmp, e))?;
-    std::fs::rename(&tmp, path).map_err(|e| TrainError::io(path, e))
 }

@@ -3,20 +3,22 @@
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::mpsc::sync_channel;
+use std::sync::mpsc::{Receiver, sync_channel};
 use std::time::Instant;
 
 use burn::nn::loss::{MseLoss, Reduction};
 use burn::optim::decay::WeightDecayConfig;
 use burn::optim::{AdamConfig, AdamWConfig, GradientsParams, ModuleOptimizer};
 use burn::prelude::*;
+use fanorona_data::rundir::{read_state, write_atomic, write_json};
 use fanorona_engine::nn::{Architecture, INPUTS, Network};
 use fanorona_engine::rng::Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::baseline::{self, BaselineReport, MaterialStats};
+use crate::config::OptimConfig;
 use crate::data::{Batch, Shuffler, Source, Split, expand_inputs, permutation};
-use crate::metrics::{EpochMetrics, write_atomic, write_metrics};
+use crate::metrics::{EpochMetrics, write_metrics};
 use crate::model::{ValueNet, device_for};
 use crate::paths::{rebase, relative_to};
 use crate::schedule::learning_rate;
@@ -89,7 +91,7 @@ pub struct TrainReport {
     /// The epoch with the lowest validation loss (training loss without validation data).
     pub best_epoch: u32,
     /// Its validation loss.
-    #[serde(with = "nan_as_null")]
+    #[serde(with = "fanorona_data::rundir::nan_as_null")]
     pub best_val_loss: f64,
     /// The best network in the engine's format (`best.fnet`).
     pub best_net: PathBuf,
@@ -187,15 +189,8 @@ pub fn resume(
         return Err(resume_err("no training run here (no config.toml)".into()));
     }
     let config = TrainConfig::load(Some(&config_path), &[])?;
-    let state_path = out_dir.join("state.json");
-    let text = std::fs::read_to_string(&state_path).map_err(|e| {
-        resume_err(format!("no state.json ({e}): the run has no completed epoch; start it again"))
-    })?;
-    let state: RunState =
-        serde_json::from_str(&text).map_err(|e| resume_err(format!("state.json is damaged: {e}")))?;
-    if state.version != STATE_VERSION {
-        return Err(resume_err(format!("state.json version {} is not {STATE_VERSION}", state.version)));
-    }
+    let state: RunState = read_state(&out_dir.join("state.json"), STATE_VERSION)?
+        .ok_or_else(|| resume_err("no state.json: the run has no completed epoch; start it again".into()))?;
     let state = state.rebased(out_dir);
     let files = state.files.clone();
     run(&config, &files, out_dir, Start::Resume(Box::new(state)), progress)
@@ -209,35 +204,20 @@ enum Start {
 /// Counts the data and gathers the baseline's statistics in one pass per split.
 fn scan(source: &Source) -> Result<(DataSummary, MaterialStats, MaterialStats), TrainError> {
     let order: Vec<usize> = (0..source.file_count()).collect();
-    let mut summary = DataSummary { files: source.file_count(), ..DataSummary::default() };
-    let mut train = MaterialStats::default();
-    let mut val = MaterialStats::default();
-    let (mut n, mut g) = (0u64, 0u64);
-    source.for_each(
-        Split::Train,
-        &order,
-        &mut |it| {
+    // (games, samples, statistics) of one split.
+    let count = |split| -> Result<(u64, u64, MaterialStats), TrainError> {
+        let (mut n, mut stats) = (0u64, MaterialStats::default());
+        let games = source.for_each(split, &order, &mut |it| {
             n += 1;
-            train.add(&it.pos, it.target, it.result);
+            stats.add(&it.pos, it.target, it.result);
             true
-        },
-        &mut || g += 1,
-    )?;
-    summary.train_samples = n;
-    summary.train_games = g;
-    let (mut n, mut g) = (0u64, 0u64);
-    source.for_each(
-        Split::Validation,
-        &order,
-        &mut |it| {
-            n += 1;
-            val.add(&it.pos, it.target, it.result);
-            true
-        },
-        &mut || g += 1,
-    )?;
-    summary.val_samples = n;
-    summary.val_games = g;
+        })?;
+        Ok((games, n, stats))
+    };
+    let (train_games, train_samples, train) = count(Split::Train)?;
+    let (val_games, val_samples, val) = count(Split::Validation)?;
+    let summary =
+        DataSummary { files: source.file_count(), train_games, val_games, train_samples, val_samples };
     Ok((summary, train, val))
 }
 
@@ -290,194 +270,292 @@ fn run(
 ) -> Result<TrainReport, TrainError> {
     let arch = config.architecture()?;
     let source = Arc::new(Source::new(files, config));
-    let (summary, train_stats, val_stats) = scan(&source)?;
-    if summary.train_samples == 0 {
-        return Err(TrainError::NoData(format!(
-            "the {} file(s) have no training positions ({} games)",
-            files.len(),
-            summary.train_games
-        )));
-    }
-    report_progress(progress, &Progress::Scanned(&summary))?;
-    let baseline = baseline::fit(&train_stats, &val_stats);
-    report_progress(progress, &Progress::Baseline(&baseline))?;
-
-    let o = &config.optim;
-    let batch = o.batch_size;
-    let steps_per_epoch = summary.train_samples.div_ceil(batch as u64);
-    let mut total_steps = steps_per_epoch * u64::from(o.epochs);
-    if o.max_steps > 0 {
-        total_steps = total_steps.min(o.max_steps);
-    }
-    let epochs = total_steps.div_ceil(steps_per_epoch) as u32;
-    if o.warmup_steps >= total_steps {
-        let text = format!(
-            "warmup_steps {} is not shorter than the run's {total_steps} steps: the learning rate stays in warm-up to the end",
-            o.warmup_steps
-        );
-        report_progress(progress, &Progress::Warning(&text))?;
-    }
-
+    let (summary, baseline) = scan_and_fit(&source, progress)?;
+    let plan = Plan::new(config, &summary, progress)?;
     let device = device_for(config.backend)?;
     let train_dev = device.clone().autodiff();
-    let ckpt = |e: u32, ext: &str| out_dir.join("checkpoints").join(format!("epoch-{e:04}.{ext}"));
-
+    let ckpt = Checkpoints { out_dir };
     let (mut model, mut optim, mut state) = match start {
         Start::Fresh(init) => {
             let model = match &init {
                 Some(p) => warm_start(p, &arch, &train_dev)?,
                 None => ValueNet::init(&arch, config.seed, &train_dev)?,
             };
-            let report = TrainReport {
-                out_dir: out_dir.to_path_buf(),
-                arch: arch.to_string(),
-                parameters: arch.parameter_count(),
-                data: summary.clone(),
-                baseline: baseline.clone(),
-                epochs: Vec::new(),
-                best_epoch: 0,
-                best_val_loss: f64::NAN,
-                best_net: out_dir.join("best.fnet"),
-                last_net: out_dir.join("last.fnet"),
-            };
-            let state = RunState {
-                version: STATE_VERSION,
-                epoch: 0,
-                step: 0,
-                files: files.to_vec(),
-                init_from: init,
-                report,
-            };
+            let state = fresh_state(&arch, files, out_dir, init, summary, baseline);
             (model, make_optimizer(config), state)
         }
         Start::Resume(state) => {
-            if state.report.data != summary {
-                return Err(TrainError::Resume {
-                    dir: out_dir.to_path_buf(),
-                    message: format!(
-                        "the data changed since the run started: {:?} then, {:?} now",
-                        state.report.data, summary
-                    ),
-                });
-            }
-            let model = load_checkpoint(&ckpt(state.epoch, "bpk"), &arch, &train_dev)?;
-            let optim_path = ckpt(state.epoch, "optim.bpk");
-            let optim = make_optimizer(config).load(&optim_path).map_err(|e| TrainError::Checkpoint {
-                path: optim_path.clone(),
-                message: format!("{e:?}"),
-            })?;
+            let (model, optim) = resumed(config, &arch, &ckpt, &state, &summary, &train_dev)?;
             (model, optim, *state)
         }
     };
 
-    let mse = MseLoss::new();
-    for epoch in state.epoch + 1..=epochs {
+    for epoch in state.epoch + 1..=plan.epochs {
         let epoch_start = Instant::now();
-        let steps_this_epoch = steps_per_epoch.min(total_steps - state.step);
-        report_progress(progress, &Progress::EpochStart { epoch, epochs, steps: steps_this_epoch })?;
-
-        // The loader thread streams shuffled, encoded batches.
-        let (tx, rx) = sync_channel::<Result<Batch, TrainError>>(8);
-        let src = Arc::clone(&source);
-        let mut rng = Rng::derive(config.seed, u64::from(epoch));
-        let (capacity, mirror) = (config.data.shuffle_buffer, config.data.mirror);
-        let loader = std::thread::spawn(move || {
-            let order = permutation(src.file_count(), &mut rng);
-            let err_tx = tx.clone();
-            let mut emit = |b: Batch| tx.send(Ok(b)).is_ok();
-            let mut shuffler = Shuffler::new(rng, capacity, mirror, batch, &mut emit);
-            let result = src.for_each(Split::Train, &order, &mut |it| shuffler.push(it), &mut || ());
-            match result {
-                Ok(()) => shuffler.finish(),
-                Err(e) => {
-                    let _ = err_tx.send(Err(e));
-                }
-            }
-        });
-
-        let (mut loss_sum, mut seen, mut step_in_epoch) = (0.0f64, 0u64, 0u64);
-        let mut lr = learning_rate(o, state.step, total_steps);
-        let train_start = Instant::now();
-        for msg in rx.iter() {
-            if step_in_epoch >= steps_this_epoch {
-                break;
-            }
-            let b = msg?;
-            let n = b.len();
-            lr = learning_rate(o, state.step, total_steps);
-            let x = Tensor::<2>::from_data(TensorData::new(b.x, [n, INPUTS]), &train_dev);
-            let y = Tensor::<2>::from_data(TensorData::new(b.y, [n, 1]), &train_dev);
-            let loss = mse.forward(model.forward(x), y, Reduction::Mean);
-            let grads = GradientsParams::from_grads(loss.backward(), &model);
-            model = optim.step(lr, model, grads).clip_weights();
-            let l: f32 = loss.into_scalar();
-            state.step += 1;
-            step_in_epoch += 1;
-            if !l.is_finite() {
-                return Err(TrainError::Diverged { epoch, step: state.step, loss: l });
-            }
-            loss_sum += f64::from(l) * n as f64;
-            seen += n as u64;
-            report_progress(progress, &Progress::Step { epoch, step: step_in_epoch, loss: l })?;
-        }
+        let steps = plan.steps_per_epoch.min(plan.total_steps - state.step);
+        report_progress(progress, &Progress::EpochStart { epoch, epochs: plan.epochs, steps })?;
+        let (rx, loader) = spawn_loader(&source, config, epoch);
+        let trained;
+        (model, trained) =
+            train_epoch(model, &mut optim, &rx, &plan, &train_dev, epoch, steps, &mut state.step, progress)?;
         drop(rx);
-        let train_seconds = train_start.elapsed().as_secs_f64();
         // A loader that panicked has sent its last batch: say so rather than train on a part.
         loader.join().map_err(|_| TrainError::Backend("the data loader thread panicked".into()))?;
 
-        let (val_loss, val_accuracy) = validate(&model.valid(), &source, batch, &device)?;
+        let (val_loss, val_accuracy) = validate(&model.valid(), &source, plan.batch, &device)?;
+        let seen = trained.seen;
         let metrics = EpochMetrics {
             epoch,
             step: state.step,
             samples: seen,
-            train_loss: if seen > 0 { loss_sum / seen as f64 } else { f64::NAN },
+            train_loss: if seen > 0 { trained.loss_sum / seen as f64 } else { f64::NAN },
             val_loss,
             val_accuracy,
-            samples_per_second: seen as f64 / train_seconds.max(1e-9),
-            lr,
+            samples_per_second: seen as f64 / trained.seconds.max(1e-9),
+            lr: trained.lr,
             seconds: epoch_start.elapsed().as_secs_f64(),
         };
-
-        // Checkpoint: burn model + optimiser, the engine network, then the state that points
-        // at them (written last, so a kill in between resumes from the previous epoch).
-        let net = model.valid().to_network(
-            &arch,
-            &format!(
-                "fanorona-train: epoch {epoch}, step {}, {arch}, target {:?}, val loss {:.5}",
-                state.step, config.data.target, val_loss
-            ),
-        )?;
-        let bpk = ckpt(epoch, "bpk");
-        model
-            .clone()
-            .save_file(&bpk)
-            .map_err(|e| TrainError::Checkpoint { path: bpk.clone(), message: format!("{e:?}") })?;
-        let optim_path = ckpt(epoch, "optim.bpk");
-        optim
-            .save(&optim_path)
-            .map_err(|e| TrainError::Checkpoint { path: optim_path.clone(), message: format!("{e:?}") })?;
-        net.write_file(&ckpt(epoch, "fnet"))?;
-        net.write_file(&out_dir.join("last.fnet"))?;
-        let key = |m: &EpochMetrics| if m.val_loss.is_finite() { m.val_loss } else { m.train_loss };
-        let is_best = state.report.epochs.iter().all(|m| key(&metrics) < key(m));
-        if is_best {
-            net.write_file(&out_dir.join("best.fnet"))?;
-            let best_bpk = out_dir.join("best.bpk");
-            std::fs::copy(&bpk, &best_bpk).map_err(|e| TrainError::io(&best_bpk, e))?;
-            state.report.best_epoch = epoch;
-            state.report.best_val_loss = metrics.val_loss;
-        }
-        state.report.epochs.push(metrics);
-        state.epoch = epoch;
-        let text = serde_json::to_string_pretty(&state.saved(out_dir))
-            .map_err(|e| TrainError::Config(e.to_string()))?;
-        write_atomic(&out_dir.join("state.json"), text.as_bytes())?;
-        write_metrics(out_dir, &state.report.epochs, Some(&state.report.baseline))?;
+        save_epoch(config, &arch, &ckpt, &model, &optim, &mut state, metrics)?;
         if let Some(m) = state.report.epochs.last() {
             report_progress(progress, &Progress::EpochEnd(m))?;
         }
     }
     Ok(state.report)
+}
+
+/// Counts the data and fits the material baseline, reporting both.
+fn scan_and_fit(
+    source: &Source,
+    progress: &mut dyn FnMut(&Progress) -> ControlFlow<()>,
+) -> Result<(DataSummary, BaselineReport), TrainError> {
+    let (summary, train_stats, val_stats) = scan(source)?;
+    if summary.train_samples == 0 {
+        return Err(TrainError::NoData(format!(
+            "the {} file(s) have no training positions ({} games)",
+            summary.files, summary.train_games
+        )));
+    }
+    report_progress(progress, &Progress::Scanned(&summary))?;
+    let baseline = baseline::fit(&train_stats, &val_stats);
+    report_progress(progress, &Progress::Baseline(&baseline))?;
+    Ok((summary, baseline))
+}
+
+/// The run's length in steps and epochs.
+struct Plan<'a> {
+    optim: &'a OptimConfig,
+    batch: usize,
+    steps_per_epoch: u64,
+    total_steps: u64,
+    epochs: u32,
+}
+
+impl<'a> Plan<'a> {
+    /// The plan of `config` over `summary`'s data; warns of a warm-up longer than the run.
+    fn new(
+        config: &'a TrainConfig,
+        summary: &DataSummary,
+        progress: &mut dyn FnMut(&Progress) -> ControlFlow<()>,
+    ) -> Result<Plan<'a>, TrainError> {
+        let o = &config.optim;
+        let batch = o.batch_size;
+        let steps_per_epoch = summary.train_samples.div_ceil(batch as u64);
+        let mut total_steps = steps_per_epoch * u64::from(o.epochs);
+        if o.max_steps > 0 {
+            total_steps = total_steps.min(o.max_steps);
+        }
+        let epochs = total_steps.div_ceil(steps_per_epoch) as u32;
+        if o.warmup_steps >= total_steps {
+            let text = format!(
+                "warmup_steps {} is not shorter than the run's {total_steps} steps: the learning rate stays in warm-up to the end",
+                o.warmup_steps
+            );
+            report_progress(progress, &Progress::Warning(&text))?;
+        }
+        Ok(Plan { optim: o, batch, steps_per_epoch, total_steps, epochs })
+    }
+}
+
+/// The checkpoint files of a run directory.
+struct Checkpoints<'a> {
+    out_dir: &'a Path,
+}
+
+impl Checkpoints<'_> {
+    /// `checkpoints/epoch-NNNN.EXT`.
+    fn path(&self, epoch: u32, ext: &str) -> PathBuf {
+        self.out_dir.join("checkpoints").join(format!("epoch-{epoch:04}.{ext}"))
+    }
+}
+
+/// The state of a run before its first epoch.
+fn fresh_state(
+    arch: &Architecture,
+    files: &[PathBuf],
+    out_dir: &Path,
+    init_from: Option<PathBuf>,
+    data: DataSummary,
+    baseline: BaselineReport,
+) -> RunState {
+    let report = TrainReport {
+        out_dir: out_dir.to_path_buf(),
+        arch: arch.to_string(),
+        parameters: arch.parameter_count(),
+        data,
+        baseline,
+        epochs: Vec::new(),
+        best_epoch: 0,
+        best_val_loss: f64::NAN,
+        best_net: out_dir.join("best.fnet"),
+        last_net: out_dir.join("last.fnet"),
+    };
+    RunState { version: STATE_VERSION, epoch: 0, step: 0, files: files.to_vec(), init_from, report }
+}
+
+/// The model and optimiser of a resumed run, from its last checkpoint; the data must be what
+/// it was.
+fn resumed(
+    config: &TrainConfig,
+    arch: &Architecture,
+    ckpt: &Checkpoints<'_>,
+    state: &RunState,
+    summary: &DataSummary,
+    device: &Device,
+) -> Result<(ValueNet, ModuleOptimizer), TrainError> {
+    if state.report.data != *summary {
+        return Err(TrainError::Resume {
+            dir: ckpt.out_dir.to_path_buf(),
+            message: format!(
+                "the data changed since the run started: {:?} then, {:?} now",
+                state.report.data, summary
+            ),
+        });
+    }
+    let model = load_checkpoint(&ckpt.path(state.epoch, "bpk"), arch, device)?;
+    let optim_path = ckpt.path(state.epoch, "optim.bpk");
+    let optim = make_optimizer(config)
+        .load(&optim_path)
+        .map_err(|e| TrainError::Checkpoint { path: optim_path.clone(), message: format!("{e:?}") })?;
+    Ok((model, optim))
+}
+
+/// Batches of one epoch, and the loader thread that streams them (shuffled, encoded) from
+/// the training split.
+type Loader = (Receiver<Result<Batch, TrainError>>, std::thread::JoinHandle<()>);
+
+fn spawn_loader(source: &Arc<Source>, config: &TrainConfig, epoch: u32) -> Loader {
+    let (tx, rx) = sync_channel::<Result<Batch, TrainError>>(8);
+    let src = Arc::clone(source);
+    let mut rng = Rng::derive(config.seed, u64::from(epoch));
+    let (capacity, mirror, batch) = (config.data.shuffle_buffer, config.data.mirror, config.optim.batch_size);
+    let loader = std::thread::spawn(move || {
+        let order = permutation(src.file_count(), &mut rng);
+        let err_tx = tx.clone();
+        let mut emit = |b: Batch| tx.send(Ok(b)).is_ok();
+        let mut shuffler = Shuffler::new(rng, capacity, mirror, batch, &mut emit);
+        match src.for_each(Split::Train, &order, &mut |it| shuffler.push(it)) {
+            Ok(_) => shuffler.finish(),
+            Err(e) => {
+                let _ = err_tx.send(Err(e));
+            }
+        }
+    });
+    (rx, loader)
+}
+
+/// What an epoch's optimisation measured.
+struct Trained {
+    loss_sum: f64,
+    seen: u64,
+    lr: f64,
+    seconds: f64,
+}
+
+/// Takes the epoch's `steps` optimiser steps on the batches of `rx`.
+#[allow(clippy::too_many_arguments)]
+fn train_epoch(
+    mut model: ValueNet,
+    optim: &mut ModuleOptimizer,
+    rx: &Receiver<Result<Batch, TrainError>>,
+    plan: &Plan<'_>,
+    device: &Device,
+    epoch: u32,
+    steps: u64,
+    step: &mut u64,
+    progress: &mut dyn FnMut(&Progress) -> ControlFlow<()>,
+) -> Result<(ValueNet, Trained), TrainError> {
+    let mse = MseLoss::new();
+    let (mut loss_sum, mut seen, mut step_in_epoch) = (0.0f64, 0u64, 0u64);
+    let mut lr = learning_rate(plan.optim, *step, plan.total_steps);
+    let start = Instant::now();
+    for msg in rx.iter() {
+        if step_in_epoch >= steps {
+            break;
+        }
+        let b = msg?;
+        let n = b.len();
+        lr = learning_rate(plan.optim, *step, plan.total_steps);
+        let x = Tensor::<2>::from_data(TensorData::new(b.x, [n, INPUTS]), device);
+        let y = Tensor::<2>::from_data(TensorData::new(b.y, [n, 1]), device);
+        let loss = mse.forward(model.forward(x), y, Reduction::Mean);
+        let grads = GradientsParams::from_grads(loss.backward(), &model);
+        model = optim.step(lr, model, grads).clip_weights();
+        let l: f32 = loss.into_scalar();
+        *step += 1;
+        step_in_epoch += 1;
+        if !l.is_finite() {
+            return Err(TrainError::Diverged { epoch, step: *step, loss: l });
+        }
+        loss_sum += f64::from(l) * n as f64;
+        seen += n as u64;
+        report_progress(progress, &Progress::Step { epoch, step: step_in_epoch, loss: l })?;
+    }
+    Ok((model, Trained { loss_sum, seen, lr, seconds: start.elapsed().as_secs_f64() }))
+}
+
+/// Checkpoints the epoch: burn model and optimiser, the engine network (`last.fnet`, and
+/// `best.*` when it is the best so far), then the state that points at them (written last, so
+/// a kill in between resumes from the previous epoch) and the metrics.
+fn save_epoch(
+    config: &TrainConfig,
+    arch: &Architecture,
+    ckpt: &Checkpoints<'_>,
+    model: &ValueNet,
+    optim: &ModuleOptimizer,
+    state: &mut RunState,
+    metrics: EpochMetrics,
+) -> Result<(), TrainError> {
+    let (epoch, out_dir) = (metrics.epoch, ckpt.out_dir);
+    let net = model.valid().to_network(
+        arch,
+        &format!(
+            "fanorona-train: epoch {epoch}, step {}, {arch}, target {:?}, val loss {:.5}",
+            state.step, config.data.target, metrics.val_loss
+        ),
+    )?;
+    let bpk = ckpt.path(epoch, "bpk");
+    model
+        .clone()
+        .save_file(&bpk)
+        .map_err(|e| TrainError::Checkpoint { path: bpk.clone(), message: format!("{e:?}") })?;
+    let optim_path = ckpt.path(epoch, "optim.bpk");
+    optim
+        .save(&optim_path)
+        .map_err(|e| TrainError::Checkpoint { path: optim_path.clone(), message: format!("{e:?}") })?;
+    net.write_file(&ckpt.path(epoch, "fnet"))?;
+    net.write_file(&out_dir.join("last.fnet"))?;
+    let key = |m: &EpochMetrics| if m.val_loss.is_finite() { m.val_loss } else { m.train_loss };
+    if state.report.epochs.iter().all(|m| key(&metrics) < key(m)) {
+        net.write_file(&out_dir.join("best.fnet"))?;
+        let best_bpk = out_dir.join("best.bpk");
+        std::fs::copy(&bpk, &best_bpk).map_err(|e| TrainError::io(&best_bpk, e))?;
+        state.report.best_epoch = epoch;
+        state.report.best_val_loss = metrics.val_loss;
+    }
+    state.report.epochs.push(metrics);
+    state.epoch = epoch;
+    write_json(&out_dir.join("state.json"), &state.saved(out_dir))?;
+    write_metrics(out_dir, &state.report.epochs, Some(&state.report.baseline))
 }
 
 /// Passes `p` to the caller's callback; [`TrainError::Stopped`] when it says to stop.
@@ -531,21 +609,16 @@ fn validate(
         Ok(())
     };
     let mut failed = None;
-    source.for_each(
-        Split::Validation,
-        &order,
-        &mut |it| {
-            pending.push(&it.pos, it.target, it.result);
-            if pending.len() == batch
-                && let Err(e) = flush(&mut pending)
-            {
-                failed = Some(e);
-                return false;
-            }
-            true
-        },
-        &mut || (),
-    )?;
+    source.for_each(Split::Validation, &order, &mut |it| {
+        pending.push(&it.pos, it.target, it.result);
+        if pending.len() == batch
+            && let Err(e) = flush(&mut pending)
+        {
+            failed = Some(e);
+            return false;
+        }
+        true
+    })?;
     if let Some(e) = failed {
         return Err(e);
     }
@@ -553,17 +626,4 @@ fn validate(
     let loss = if n > 0 { sse / n as f64 } else { f64::NAN };
     let acc = if decisive > 0 { right as f64 / decisive as f64 } else { f64::NAN };
     Ok((loss, acc))
-}
-
-/// Serialises NaN as `null` (JSON has no NaN) and reads `null` back as NaN.
-pub(crate) mod nan_as_null {
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
-        if v.is_finite() { s.serialize_f64(*v) } else { s.serialize_none() }
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
-        Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
-    }
 }

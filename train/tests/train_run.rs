@@ -206,6 +206,27 @@ fn warm_start_and_clear_errors() {
 }
 
 #[test]
+fn a_state_file_of_another_version_is_refused_as_bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = data(dir.path(), 1, 20);
+    let run = dir.path().join("run");
+    fanorona_train::train(&small_config(1), &files, &run, None, &mut quiet).unwrap();
+    let state = run.join("state.json");
+    let text = std::fs::read_to_string(&state).unwrap();
+    assert!(text.contains("\"version\": 1"), "{text}");
+    std::fs::write(&state, text.replacen("\"version\": 1", "\"version\": 7", 1)).unwrap();
+    let e = fanorona_train::resume(&run, &mut quiet).unwrap_err();
+    assert!(e.is_bad_input(), "{e}");
+    assert!(
+        e.to_string().contains("state file version 7") && e.to_string().contains("reads version 1"),
+        "{e}"
+    );
+    std::fs::write(&state, text.replacen("\"version\": 1,", "", 1)).unwrap();
+    let e = fanorona_train::resume(&run, &mut quiet).unwrap_err();
+    assert!(e.is_bad_input() && e.to_string().contains("no version"), "{e}");
+}
+
+#[test]
 fn a_moved_run_directory_resumes_from_anywhere() {
     // Paths in state.json are relative to the run directory: the run and its data moved
     // together (or a resume from another working directory) continue.

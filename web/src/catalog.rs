@@ -66,6 +66,13 @@ pub struct Catalog {
     entries: Mutex<Vec<Entry>>,
 }
 
+impl CatalogError {
+    /// Whether the file is missing (the input's fault) rather than unreadable.
+    pub fn is_bad_input(&self) -> bool {
+        self.source.kind() == std::io::ErrorKind::NotFound
+    }
+}
+
 /// Why the files given cannot be served.
 #[derive(Debug, thiserror::Error)]
 #[error("{path}: {source}")]

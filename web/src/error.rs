@@ -11,6 +11,11 @@ pub struct ApiError {
 }
 
 impl ApiError {
+    /// Whether the request was at fault (a 4xx status) rather than the server (5xx).
+    pub fn is_bad_input(&self) -> bool {
+        (400..500).contains(&self.status)
+    }
+
     /// `400`: a malformed parameter.
     pub fn bad(message: impl Into<String>) -> ApiError {
         ApiError { status: 400, message: message.into() }

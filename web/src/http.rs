@@ -68,6 +68,13 @@ impl Response {
     }
 }
 
+impl ReadError {
+    /// Whether the request was malformed (the client's fault) rather than the connection failing.
+    pub fn is_bad_input(&self) -> bool {
+        matches!(self, ReadError::Bad(..))
+    }
+}
+
 /// Why a request could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum ReadError {

@@ -69,6 +69,18 @@ pub struct State {
     pub tb: Option<Arc<Tablebase>>,
 }
 
+impl ServeError {
+    /// Whether the error is the input's fault: files or tables that cannot be read, an engine
+    /// spec that is not one, an address that cannot be bound (in use, or not an address).
+    pub fn is_bad_input(&self) -> bool {
+        match self {
+            ServeError::Files(e) => e.is_bad_input(),
+            ServeError::Tablebase { source, .. } => source.is_bad_input(),
+            ServeError::Engine { .. } | ServeError::Bind { .. } => true,
+        }
+    }
+}
+
 /// Why the server cannot start.
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {

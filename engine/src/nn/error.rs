@@ -2,6 +2,13 @@
 
 use std::path::PathBuf;
 
+impl FormatError {
+    /// Always `true`: the file is not a valid network.
+    pub fn is_bad_input(&self) -> bool {
+        true
+    }
+}
+
 /// Why bytes are not a valid network.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum FormatError {
@@ -71,6 +78,17 @@ pub enum FormatError {
         /// Actual count.
         got: usize,
     },
+}
+
+impl NetError {
+    /// Whether the error is the input's fault: a file that is missing, is not a network or
+    /// cannot run in integers (not a read or write failure of the system).
+    pub fn is_bad_input(&self) -> bool {
+        match self {
+            NetError::Io { error, .. } => error.kind() == std::io::ErrorKind::NotFound,
+            NetError::Format { .. } | NetError::Quantise { .. } => true,
+        }
+    }
 }
 
 /// Why a network file could not be read or written.

@@ -45,6 +45,13 @@ pub fn weight_limits(k: usize, layers: usize) -> (f32, f32) {
     }
 }
 
+impl QuantError {
+    /// Always `true`: the network's weights do not fit in integers.
+    pub fn is_bad_input(&self) -> bool {
+        true
+    }
+}
+
 /// Why a network cannot run in integers.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum QuantError {

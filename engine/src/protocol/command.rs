@@ -57,6 +57,13 @@ pub enum Command {
     Empty,
 }
 
+impl CommandError {
+    /// Always `true`: the line came from the other side of the protocol.
+    pub fn is_bad_input(&self) -> bool {
+        true
+    }
+}
+
 /// Why a line is not a command.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CommandError {

@@ -66,6 +66,13 @@ pub struct Rating {
     pub error: f64,
 }
 
+impl RatingError {
+    /// Always `true`: the results given cannot be rated.
+    pub fn is_bad_input(&self) -> bool {
+        true
+    }
+}
+
 /// Why ratings cannot be computed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RatingError {
@@ -94,6 +101,33 @@ pub fn ml_ratings(
     if n == 0 {
         return Ok(Vec::new());
     }
+    let (games, total_points) = results_matrix(n, tallies, opts.prior_draws)?;
+    let gamma = mm_strengths(&games, &total_points);
+    let mut elo: Vec<f64> = gamma.iter().map(|g| g.ln() * TO_ELO).collect();
+    let shift = match opts.anchor {
+        Anchor::Mean => elo.iter().sum::<f64>() / n as f64,
+        Anchor::Player(k) if k < n => elo[k],
+        Anchor::Player(k) => return Err(RatingError::BadPlayer(k, n)),
+    };
+    for e in &mut elo {
+        *e -= shift;
+    }
+    let variances = rating_variances(&games, &elo, opts.anchor);
+    let c = 1.0 / TO_ELO;
+    Ok(elo.iter().zip(&variances).map(|(&e, &v)| Rating { elo: e, error: Z95 * v.sqrt() / c }).collect())
+}
+
+/// Elo points per natural-log unit of strength.
+const TO_ELO: f64 = 400.0 / std::f64::consts::LN_10;
+
+/// `games[i][j]` between `i` and `j` (with the prior draws added where they met) and the
+/// points each player scored in all, checked: every player in range, the players connected,
+/// nobody with all or none of the points.
+fn results_matrix(
+    n: usize,
+    tallies: &[PairTally],
+    prior_draws: f64,
+) -> Result<(Vec<Vec<f64>>, Vec<f64>), RatingError> {
     // games[i][j] and points[i][j] of i against j.
     let mut games = vec![vec![0.0f64; n]; n];
     let mut points = vec![vec![0.0f64; n]; n];
@@ -110,8 +144,8 @@ pub fn ml_ratings(
     for i in 0..n {
         for j in 0..n {
             if games[i][j] > 0.0 {
-                games[i][j] += opts.prior_draws;
-                points[i][j] += opts.prior_draws / 2.0;
+                games[i][j] += prior_draws;
+                points[i][j] += prior_draws / 2.0;
             }
         }
     }
@@ -126,8 +160,12 @@ pub fn ml_ratings(
             return Err(RatingError::Unbounded(i, "everything"));
         }
     }
+    Ok((games, total_points))
+}
 
-    // Minorisation-maximisation on gamma = 10^(r/400), normalised to a geometric mean of 1.
+/// Minorisation-maximisation on gamma = 10^(r/400), normalised to a geometric mean of 1.
+fn mm_strengths(games: &[Vec<f64>], total_points: &[f64]) -> Vec<f64> {
+    let n = games.len();
     let mut gamma = vec![1.0f64; n];
     for _ in 0..100_000 {
         let mut next = gamma.clone();
@@ -148,31 +186,25 @@ pub fn ml_ratings(
             break;
         }
     }
-    let to_elo = 400.0 / std::f64::consts::LN_10;
-    let mut elo: Vec<f64> = gamma.iter().map(|g| g.ln() * to_elo).collect();
-    let shift = match opts.anchor {
-        Anchor::Mean => elo.iter().sum::<f64>() / n as f64,
-        Anchor::Player(k) if k < n => elo[k],
-        Anchor::Player(k) => return Err(RatingError::BadPlayer(k, n)),
-    };
-    for e in &mut elo {
-        *e -= shift;
-    }
+    gamma
+}
 
-    // Fisher information (Laplacian of n_ij E (1 - E)) and its (pseudo-)inverse.
+/// The ratings' variances: the Fisher information (Laplacian of n_ij E (1 - E)) inverted,
+/// around the mean or with the anchor's row and column removed.
+fn rating_variances(games: &[Vec<f64>], elo: &[f64], anchor: Anchor) -> Vec<f64> {
+    let n = games.len();
     let mut lap = vec![vec![0.0f64; n]; n];
     for i in 0..n {
         for j in 0..n {
             if i != j && games[i][j] > 0.0 {
-                let e = 1.0 / (1.0 + ((elo[j] - elo[i]) / to_elo).exp());
+                let e = 1.0 / (1.0 + ((elo[j] - elo[i]) / TO_ELO).exp());
                 let w = games[i][j] * e * (1.0 - e);
                 lap[i][j] -= w;
                 lap[i][i] += w;
             }
         }
     }
-    let c = 1.0 / to_elo;
-    let variances: Vec<f64> = match opts.anchor {
+    match anchor {
         Anchor::Mean => {
             let jn = 1.0 / n as f64;
             let shifted: Vec<Vec<f64>> = lap.iter().map(|r| r.iter().map(|v| v + jn).collect()).collect();
@@ -192,8 +224,7 @@ pub fn ml_ratings(
             }
             v
         }
-    };
-    Ok(elo.iter().zip(&variances).map(|(&e, &v)| Rating { elo: e, error: Z95 * v.sqrt() / c }).collect())
+    }
 }
 
 fn check_connected(games: &[Vec<f64>]) -> Result<(), RatingError> {

@@ -65,6 +65,13 @@ impl fmt::Display for SprtVerdict {
     }
 }
 
+impl ParseSprtError {
+    /// Always `true`: the text came from the user.
+    pub fn is_bad_input(&self) -> bool {
+        true
+    }
+}
+
 /// Why an SPRT description is not valid.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("invalid SPRT {text:?}: {why} (expected e.g. elo0=0,elo1=10,alpha=0.05,beta=0.05[,model=logistic])")]
