@@ -22,7 +22,7 @@
 //!   the search's transposition table relies on.
 
 use crate::tables::{EDGE, LINE_NEIGHBORS, NEIGHBOR, RAY, RISING};
-use crate::{Bitboard, CaptureKind, Direction, Move, MoveList, Point, Position, Step};
+use crate::{Bitboard, CaptureKind, Direction, Move, MoveList, Point, Position, Step, window};
 
 /// Calls `$body` with `$d` bound to each direction index 0..8 as a constant, so that shifts
 /// by direction compile to single shifts.
@@ -133,55 +133,38 @@ fn run_beyond(p: usize, d: usize, them: u64) -> u64 {
     run_along(RAY[d][p], RISING & (1 << d) != 0, them)
 }
 
-/// Counts the turns that continue a chain whose stone is on `at`. `targets` holds the line
-/// neighbours of `at` it may step to next (all but the one straight ahead), `free` the empty
-/// points it has not occupied this turn.
+/// Counts the turns that continue a chain whose stone is on `at`, arrived by the step whose
+/// window bit is `ahead` (it may not step that way again); `free` holds the empty points it
+/// has not occupied this turn.
 ///
-/// A step that cannot go on is counted without being followed: whether a step can go on does
-/// not depend on what it captured (the captured line lies along the step, which the next step
-/// may neither repeat nor reverse), so one quick test serves its approach and its withdrawal,
-/// before either capture is worked out.
-///
-/// One level of the recursion is unrolled: the steps after the next are counted by a call.
-fn count_chains(at: usize, targets: u64, free: u64, them: u64) -> u64 {
-    chain_steps(at, targets, free, them, |q, targets, free, them| {
-        chain_steps(q, targets, free, them, count_chains)
-    })
-}
-
-/// The body of [`count_chains`], with `deeper` counting the continuations of each step.
-#[inline(always)]
-fn chain_steps(
-    at: usize,
-    targets: u64,
-    free: u64,
-    them: u64,
-    deeper: impl Fn(usize, u64, u64, u64) -> u64,
-) -> u64 {
-    let mut n = 0;
-    let mut targets = targets & free;
-    let edges = &EDGE[at];
-    while targets != 0 {
-        let q = targets.trailing_zeros() as usize;
-        targets &= targets - 1;
-        let edge = &edges[q];
-        if edge.victims & them == 0 {
+/// Every capturing step from `at` is found at once from three windows ([`window`]): the free
+/// neighbours, the enemy stones two steps away (approach) and the enemy stones behind
+/// (withdrawal); they are counted by one population count, and only the steps that may go on
+/// are followed. Whether a step can go on does not depend on what it captured (the captured
+/// line lies along the step, which the next step may neither repeat nor reverse), so one
+/// quick test serves its approach and its withdrawal, before either capture is worked out.
+fn count_chains(at: usize, ahead: u32, free: u64, them: u64) -> u64 {
+    let steps = window::near(free, at) & !ahead;
+    let approach = steps & window::far(them, at);
+    let withdrawal = steps & u32::from(window::OPPOSITE[window::near(them, at) as usize]);
+    let mut n = u64::from((approach | withdrawal << 9).count_ones());
+    let mut going = approach | withdrawal;
+    while going != 0 {
+        let bit = going.trailing_zeros();
+        going &= going - 1;
+        let q = at.wrapping_add_signed(window::BIT_OFFSET[bit as usize]);
+        let edge = &EDGE[at][q];
+        let free = free & !(1u64 << q);
+        if edge.next_targets & free == 0 || edge.next_reach & them == 0 {
             continue;
         }
-        let approach = edge.approach & them != 0;
-        let withdrawal = edge.withdrawal & them != 0;
-        let free = free & !(1u64 << q);
-        if edge.next_targets & free != 0 && edge.next_reach & them != 0 {
-            if approach {
-                let run = run_along(edge.approach_ray, edge.rising, them);
-                n += 1 + deeper(q, edge.next_targets, free | run, them & !run);
-            }
-            if withdrawal {
-                let run = run_along(edge.withdrawal_ray, !edge.rising, them);
-                n += 1 + deeper(q, edge.next_targets, free | run, them & !run);
-            }
-        } else {
-            n += u64::from(approach) + u64::from(withdrawal);
+        if approach & (1 << bit) != 0 {
+            let run = run_along(edge.approach_ray, edge.rising, them);
+            n += count_chains(q, 1 << bit, free | run, them & !run);
+        }
+        if withdrawal & (1 << bit) != 0 {
+            let run = run_along(edge.withdrawal_ray, !edge.rising, them);
+            n += count_chains(q, 1 << bit, free | run, them & !run);
         }
     }
     n
@@ -254,11 +237,11 @@ fn count_captures(us: u64, them: u64, empty: u64) -> Option<u64> {
             let edge = &EDGE[p][q];
             if approach[D] & (1u64 << p) != 0 {
                 let run = run_along(edge.approach_ray, RISING & (1 << D) != 0, them);
-                n += count_chains(q, edge.next_targets, free | run, them & !run);
+                n += count_chains(q, 1 << window::DIRECTION_BIT[D], free | run, them & !run);
             }
             if withdrawal[D] & (1u64 << p) != 0 {
                 let run = run_along(edge.withdrawal_ray, RISING & (1 << D) == 0, them);
-                n += count_chains(q, edge.next_targets, free | run, them & !run);
+                n += count_chains(q, 1 << window::DIRECTION_BIT[D], free | run, them & !run);
             }
         }
     });
