@@ -118,13 +118,12 @@ fn gen_chains(mv: &Move, at: usize, targets: u64, free: u64, them: u64, out: &mu
 #[inline(always)]
 fn run_along(ray: u64, rising: bool, them: u64) -> u64 {
     let blockers = ray & !them;
-    if rising {
-        // Keep what lies below the lowest blocker.
-        ray & (blockers & blockers.wrapping_neg()).wrapping_sub(1)
-    } else {
-        // Keep what lies above the highest blocker.
-        ray & !((1u64 << (64 - blockers.leading_zeros())) - 1)
-    }
+    // Rising, keep what lies below the lowest blocker; else what lies above the highest.
+    let below_lowest = (blockers & blockers.wrapping_neg()).wrapping_sub(1);
+    let above_highest = !(1u64.wrapping_shl(64 - blockers.leading_zeros()) - 1);
+    // A mask rather than a branch: which way a capture runs is as good as random.
+    let rising = u64::from(rising).wrapping_neg();
+    ray & ((below_lowest & rising) | (above_highest & !rising))
 }
 
 /// The enemy stones removed by a capture whose victims start one step beyond `p` along `d`.
@@ -147,25 +146,24 @@ fn count_chains(at: usize, ahead: u32, free: u64, them: u64) -> u64 {
     let steps = window::near(free, at) & !ahead;
     let approach = steps & window::far(them, at);
     let withdrawal = steps & u32::from(window::OPPOSITE[window::near(them, at) as usize]);
-    let mut n = u64::from((approach | withdrawal << 9).count_ones());
-    let mut going = approach | withdrawal;
+    // Bits 0..9 the approaches, 9..18 the withdrawals: one loop follows both, with no test of
+    // which one a bit is beyond a select.
+    let mut going = approach | withdrawal << 9;
+    let mut n = u64::from(going.count_ones());
     while going != 0 {
-        let bit = going.trailing_zeros();
+        let b = going.trailing_zeros();
         going &= going - 1;
+        let withdraws = b >= 9;
+        let bit = if withdraws { b - 9 } else { b };
         let q = at.wrapping_add_signed(window::BIT_OFFSET[bit as usize]);
         let edge = &EDGE[at][q];
         let free = free & !(1u64 << q);
         if edge.next_targets & free == 0 || edge.next_reach & them == 0 {
             continue;
         }
-        if approach & (1 << bit) != 0 {
-            let run = run_along(edge.approach_ray, edge.rising, them);
-            n += count_chains(q, 1 << bit, free | run, them & !run);
-        }
-        if withdrawal & (1 << bit) != 0 {
-            let run = run_along(edge.withdrawal_ray, !edge.rising, them);
-            n += count_chains(q, 1 << bit, free | run, them & !run);
-        }
+        let ray = if withdraws { edge.withdrawal_ray } else { edge.approach_ray };
+        let run = run_along(ray, edge.rising != withdraws, them);
+        n += count_chains(q, 1 << bit, free | run, them & !run);
     }
     n
 }
@@ -226,23 +224,24 @@ fn count_captures(us: u64, them: u64, empty: u64) -> Option<u64> {
         above |= any[D];
     });
     each_direction!(D => {
-        // Destinations of first steps in direction D that may go on (the origin, now empty,
-        // is visited, so a step back never counts: it is not in `empty`).
-        let mut going_on = shift(any[D] & us, D) & others[D];
-        while going_on != 0 {
-            let q = going_on.trailing_zeros() as usize;
-            going_on &= going_on - 1;
-            let p = NEIGHBOR[(D + 4) & 7][q] as usize;
-            let free = empty & !(1u64 << q);
-            let edge = &EDGE[p][q];
-            if approach[D] & (1u64 << p) != 0 {
-                let run = run_along(edge.approach_ray, RISING & (1 << D) != 0, them);
-                n += count_chains(q, 1 << window::DIRECTION_BIT[D], free | run, them & !run);
-            }
-            if withdrawal[D] & (1u64 << p) != 0 {
-                let run = run_along(edge.withdrawal_ray, RISING & (1 << D) == 0, them);
-                n += count_chains(q, 1 << window::DIRECTION_BIT[D], free | run, them & !run);
-            }
+        // Destinations of first steps in direction D that may go on, approaches and
+        // withdrawals apart (the origin, now empty, is visited, so a step back never counts:
+        // it is not in `empty`).
+        let back = (D + 4) & 7;
+        let ahead = 1 << window::DIRECTION_BIT[D];
+        let mut approaching = shift(approach[D] & us, D) & others[D];
+        while approaching != 0 {
+            let q = approaching.trailing_zeros() as usize;
+            approaching &= approaching - 1;
+            let run = run_beyond(q, D, them);
+            n += count_chains(q, ahead, (empty & !(1u64 << q)) | run, them & !run);
+        }
+        let mut withdrawing = shift(withdrawal[D] & us, D) & others[D];
+        while withdrawing != 0 {
+            let q = withdrawing.trailing_zeros() as usize;
+            withdrawing &= withdrawing - 1;
+            let run = run_beyond(NEIGHBOR[back][q] as usize, back, them);
+            n += count_chains(q, ahead, (empty & !(1u64 << q)) | run, them & !run);
         }
     });
     Some(n)

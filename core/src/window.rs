@@ -98,7 +98,7 @@ mod tests {
 
     #[test]
     fn windows_read_each_neighbour() {
-        for at in 0..45 {
+        for at in crate::Point::ALL.map(crate::Point::index) {
             for d in 0..8 {
                 let q = NEIGHBOR[d][at];
                 let bit = 1 << DIRECTION_BIT[d];
