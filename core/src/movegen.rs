@@ -142,14 +142,28 @@ fn run_beyond(p: usize, d: usize, them: u64) -> u64 {
 /// are followed. Whether a step can go on does not depend on what it captured (the captured
 /// line lies along the step, which the next step may neither repeat nor reverse), so one
 /// quick test serves its approach and its withdrawal, before either capture is worked out.
+///
+/// One level of the recursion is unrolled: the steps after the next are counted by a call.
 fn count_chains(at: usize, ahead: u32, free: u64, them: u64) -> u64 {
+    chain_steps(at, ahead, free, them, |q, ahead, free, them| chain_steps(q, ahead, free, them, count_chains))
+}
+
+/// The body of [`count_chains`], with `deeper` counting the continuations of each step.
+#[inline(always)]
+fn chain_steps(
+    at: usize,
+    ahead: u32,
+    free: u64,
+    them: u64,
+    deeper: impl Fn(usize, u32, u64, u64) -> u64,
+) -> u64 {
     let steps = window::near(free, at) & !ahead;
     let approach = steps & window::far(them, at);
     let withdrawal = steps & u32::from(window::OPPOSITE[window::near(them, at) as usize]);
     // Bits 0..9 the approaches, 9..18 the withdrawals: one loop follows both, with no test of
     // which one a bit is beyond a select.
+    let mut n = u64::from(window::COUNT[approach as usize] + window::COUNT[withdrawal as usize]);
     let mut going = approach | withdrawal << 9;
-    let mut n = u64::from(going.count_ones());
     while going != 0 {
         let b = going.trailing_zeros();
         going &= going - 1;
@@ -163,7 +177,7 @@ fn count_chains(at: usize, ahead: u32, free: u64, them: u64) -> u64 {
         }
         let ray = if withdraws { edge.withdrawal_ray } else { edge.approach_ray };
         let run = run_along(ray, edge.rising != withdraws, them);
-        n += count_chains(q, 1 << bit, free | run, them & !run);
+        n += deeper(q, 1 << bit, free | run, them & !run);
     }
     n
 }

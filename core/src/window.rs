@@ -70,6 +70,18 @@ pub(crate) static OPPOSITE: [u16; 512] = {
     t
 };
 
+/// `COUNT[w]`: the number of bits of the window `w` (a table: without the `popcnt`
+/// instruction, which the portable x86-64 target lacks, a population count takes a dozen).
+pub(crate) static COUNT: [u8; 512] = {
+    let mut t = [0u8; 512];
+    let mut w = 0;
+    while w < 512 {
+        t[w] = (w as u32).count_ones() as u8;
+        w += 1;
+    }
+    t
+};
+
 /// The window of `board` around `at`: bit [`DIRECTION_BIT`]`[d]` is set when the line
 /// neighbour of `at` in direction `d` is in `board`.
 #[inline(always)]
@@ -83,18 +95,54 @@ pub(crate) fn near(board: u64, at: usize) -> u32 {
 /// point two steps from `at` along the line in direction `d` is in `board`.
 #[inline(always)]
 pub(crate) fn far(board: u64, at: usize) -> u32 {
-    // Rows at bits 0, 18 and 36, their points two bits apart: close up the columns, then pack
-    // the rows to bits 36, 39 and 42.
-    const ROWS: u64 = 1 | 1 << 18 | 1 << 36;
     let y = board.rotate_right((at as u32).wrapping_sub(FAR_AT) & 63) & MASKS[at].far;
-    let c = (y & ROWS) | (y >> 1 & ROWS << 1) | (y >> 2 & ROWS << 2);
-    (c.wrapping_mul(1 << 36 | 1 << 21 | 1 << 6) >> 36) as u32 & 0x1ff
+    u32::from(FAR_WINDOW[far_index(y)])
 }
+
+/// The nine points two steps around `at` in the rotated board of [`far`], in window order.
+const FAR_POINTS: [u32; 9] = [0, 2, 4, 18, 20, 22, 36, 38, 40];
+
+/// Packs any subset of [`FAR_POINTS`] into 11 bits, a different number for each subset (one
+/// multiplication: the points are two bits apart, too close to be packed into 9 bits in
+/// order; a table puts them in order).
+#[inline(always)]
+const fn far_index(y: u64) -> usize {
+    (y.wrapping_mul(1 | 1 << 12 | 1 << 31) >> 30) as usize & 0x7ff
+}
+
+/// `FAR_WINDOW[far_index(y)]`: the window of the points of `y`.
+static FAR_WINDOW: [u16; 2048] = {
+    let mut t = [0u16; 2048];
+    let mut w = 0;
+    while w < 512 {
+        let mut y = 0u64;
+        let mut i = 0;
+        while i < 9 {
+            if w & (1 << i) != 0 {
+                y |= 1 << FAR_POINTS[i];
+            }
+            i += 1;
+        }
+        t[far_index(y)] = w as u16;
+        w += 1;
+    }
+    t
+};
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::tables::NEIGHBOR;
+
+    #[test]
+    fn far_index_tells_every_subset_apart() {
+        let mut seen = std::collections::HashSet::new();
+        for w in 0..512u64 {
+            let y = (0..9).filter(|i| w & (1 << i) != 0).fold(0, |y, i| y | 1 << FAR_POINTS[i]);
+            assert!(seen.insert(far_index(y)), "{w:#b}");
+            assert_eq!(u64::from(FAR_WINDOW[far_index(y)]), w);
+        }
+    }
 
     #[test]
     fn windows_read_each_neighbour() {
