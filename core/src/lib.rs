@@ -32,6 +32,7 @@ mod perft;
 mod point;
 mod position;
 mod tables;
+mod window;
 pub mod zobrist;
 
 pub use bitboard::{Bitboard, BitboardIter};

@@ -13,6 +13,11 @@
 //!   population counts and follows only the steps that can go on: whether a step can go on
 //!   does not depend on what it captured, since the captured line lies along the step, which
 //!   the next step may neither repeat nor reverse;
+//! - counting a chain finds every capturing step of its stone at once from three 3x3 windows
+//!   of the board around it ([`window`]: free neighbours, enemy stones two steps away, enemy
+//!   stones behind), counts them by table and loops only over the steps that may go on,
+//!   approaches and withdrawals alike, with as few data-dependent branches as possible (a
+//!   mispredicted branch costs more than the dozen operations of a window);
 //! - a chain step reads one entry of the `EDGE` table, indexed by origin and destination
 //!   (victim points, capture rays, where the next step may go), and a captured line is cut
 //!   out of a ray with two bit operations instead of a walk;
@@ -22,7 +27,7 @@
 //!   the search's transposition table relies on.
 
 use crate::tables::{EDGE, LINE_NEIGHBORS, NEIGHBOR, RAY, RISING};
-use crate::{Bitboard, CaptureKind, Direction, Move, MoveList, Point, Position, Step};
+use crate::{Bitboard, CaptureKind, Direction, Move, MoveList, Point, Position, Step, window};
 
 /// Calls `$body` with `$d` bound to each direction index 0..8 as a constant, so that shifts
 /// by direction compile to single shifts.
@@ -118,13 +123,12 @@ fn gen_chains(mv: &Move, at: usize, targets: u64, free: u64, them: u64, out: &mu
 #[inline(always)]
 fn run_along(ray: u64, rising: bool, them: u64) -> u64 {
     let blockers = ray & !them;
-    if rising {
-        // Keep what lies below the lowest blocker.
-        ray & (blockers & blockers.wrapping_neg()).wrapping_sub(1)
-    } else {
-        // Keep what lies above the highest blocker.
-        ray & !((1u64 << (64 - blockers.leading_zeros())) - 1)
-    }
+    // Rising, keep what lies below the lowest blocker; else what lies above the highest.
+    let below_lowest = (blockers & blockers.wrapping_neg()).wrapping_sub(1);
+    let above_highest = !(1u64.wrapping_shl(64 - blockers.leading_zeros()) - 1);
+    // A mask rather than a branch: which way a capture runs is as good as random.
+    let rising = u64::from(rising).wrapping_neg();
+    ray & ((below_lowest & rising) | (above_highest & !rising))
 }
 
 /// The enemy stones removed by a capture whose victims start one step beyond `p` along `d`.
@@ -133,56 +137,52 @@ fn run_beyond(p: usize, d: usize, them: u64) -> u64 {
     run_along(RAY[d][p], RISING & (1 << d) != 0, them)
 }
 
-/// Counts the turns that continue a chain whose stone is on `at`. `targets` holds the line
-/// neighbours of `at` it may step to next (all but the one straight ahead), `free` the empty
-/// points it has not occupied this turn.
+/// Counts the turns that continue a chain whose stone is on `at`, arrived by the step whose
+/// window bit is `ahead` (it may not step that way again); `free` holds the empty points it
+/// has not occupied this turn.
 ///
-/// A step that cannot go on is counted without being followed: whether a step can go on does
-/// not depend on what it captured (the captured line lies along the step, which the next step
-/// may neither repeat nor reverse), so one quick test serves its approach and its withdrawal,
-/// before either capture is worked out.
+/// Every capturing step from `at` is found at once from three windows ([`window`]): the free
+/// neighbours, the enemy stones two steps away (approach) and the enemy stones behind
+/// (withdrawal); they are counted by a table, and only the steps that may go on
+/// are followed. Whether a step can go on does not depend on what it captured (the captured
+/// line lies along the step, which the next step may neither repeat nor reverse), so one
+/// quick test serves its approach and its withdrawal, before either capture is worked out.
 ///
 /// One level of the recursion is unrolled: the steps after the next are counted by a call.
-fn count_chains(at: usize, targets: u64, free: u64, them: u64) -> u64 {
-    chain_steps(at, targets, free, them, |q, targets, free, them| {
-        chain_steps(q, targets, free, them, count_chains)
-    })
+fn count_chains(at: usize, ahead: u32, free: u64, them: u64) -> u64 {
+    chain_steps(at, ahead, free, them, |q, ahead, free, them| chain_steps(q, ahead, free, them, count_chains))
 }
 
 /// The body of [`count_chains`], with `deeper` counting the continuations of each step.
 #[inline(always)]
 fn chain_steps(
     at: usize,
-    targets: u64,
+    ahead: u32,
     free: u64,
     them: u64,
-    deeper: impl Fn(usize, u64, u64, u64) -> u64,
+    deeper: impl Fn(usize, u32, u64, u64) -> u64,
 ) -> u64 {
-    let mut n = 0;
-    let mut targets = targets & free;
-    let edges = &EDGE[at];
-    while targets != 0 {
-        let q = targets.trailing_zeros() as usize;
-        targets &= targets - 1;
-        let edge = &edges[q];
-        if edge.victims & them == 0 {
+    let steps = window::near(free, at) & !ahead;
+    let approach = steps & window::far(them, at);
+    let withdrawal = steps & u32::from(window::OPPOSITE[window::near(them, at) as usize]);
+    // Bits 0..9 the approaches, 9..18 the withdrawals: one loop follows both, with no test of
+    // which one a bit is beyond a select.
+    let mut n = u64::from(window::COUNT[approach as usize] + window::COUNT[withdrawal as usize]);
+    let mut going = approach | withdrawal << 9;
+    while going != 0 {
+        let b = going.trailing_zeros();
+        going &= going - 1;
+        let withdraws = b >= 9;
+        let bit = if withdraws { b - 9 } else { b };
+        let q = at.wrapping_add_signed(window::BIT_OFFSET[bit as usize]);
+        let edge = &EDGE[at][q];
+        let free = free & !(1u64 << q);
+        if edge.next_targets & free == 0 || edge.next_reach & them == 0 {
             continue;
         }
-        let approach = edge.approach & them != 0;
-        let withdrawal = edge.withdrawal & them != 0;
-        let free = free & !(1u64 << q);
-        if edge.next_targets & free != 0 && edge.next_reach & them != 0 {
-            if approach {
-                let run = run_along(edge.approach_ray, edge.rising, them);
-                n += 1 + deeper(q, edge.next_targets, free | run, them & !run);
-            }
-            if withdrawal {
-                let run = run_along(edge.withdrawal_ray, !edge.rising, them);
-                n += 1 + deeper(q, edge.next_targets, free | run, them & !run);
-            }
-        } else {
-            n += u64::from(approach) + u64::from(withdrawal);
-        }
+        let ray = if withdraws { edge.withdrawal_ray } else { edge.approach_ray };
+        let run = run_along(ray, edge.rising != withdraws, them);
+        n += deeper(q, 1 << bit, free | run, them & !run);
     }
     n
 }
@@ -243,23 +243,24 @@ fn count_captures(us: u64, them: u64, empty: u64) -> Option<u64> {
         above |= any[D];
     });
     each_direction!(D => {
-        // Destinations of first steps in direction D that may go on (the origin, now empty,
-        // is visited, so a step back never counts: it is not in `empty`).
-        let mut going_on = shift(any[D] & us, D) & others[D];
-        while going_on != 0 {
-            let q = going_on.trailing_zeros() as usize;
-            going_on &= going_on - 1;
-            let p = NEIGHBOR[(D + 4) & 7][q] as usize;
-            let free = empty & !(1u64 << q);
-            let edge = &EDGE[p][q];
-            if approach[D] & (1u64 << p) != 0 {
-                let run = run_along(edge.approach_ray, RISING & (1 << D) != 0, them);
-                n += count_chains(q, edge.next_targets, free | run, them & !run);
-            }
-            if withdrawal[D] & (1u64 << p) != 0 {
-                let run = run_along(edge.withdrawal_ray, RISING & (1 << D) == 0, them);
-                n += count_chains(q, edge.next_targets, free | run, them & !run);
-            }
+        // Destinations of first steps in direction D that may go on, approaches and
+        // withdrawals apart (the origin, now empty, is visited, so a step back never counts:
+        // it is not in `empty`).
+        let back = (D + 4) & 7;
+        let ahead = 1 << window::DIRECTION_BIT[D];
+        let mut approaching = shift(approach[D] & us, D) & others[D];
+        while approaching != 0 {
+            let q = approaching.trailing_zeros() as usize;
+            approaching &= approaching - 1;
+            let run = run_beyond(q, D, them);
+            n += count_chains(q, ahead, (empty & !(1u64 << q)) | run, them & !run);
+        }
+        let mut withdrawing = shift(withdrawal[D] & us, D) & others[D];
+        while withdrawing != 0 {
+            let q = withdrawing.trailing_zeros() as usize;
+            withdrawing &= withdrawing - 1;
+            let run = run_beyond(NEIGHBOR[back][q] as usize, back, them);
+            n += count_chains(q, ahead, (empty & !(1u64 << q)) | run, them & !run);
         }
     });
     Some(n)
