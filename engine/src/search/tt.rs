@@ -185,7 +185,7 @@ impl TranspositionTable {
 
     /// The size in MiB (a power of two, or 0).
     pub fn mib(&self) -> usize {
-        self.slots.len() * size_of::<Slot>() >> 20
+        (self.slots.len() * size_of::<Slot>()) >> 20
     }
 
     /// Forgets everything: what it stored before is never found again, exactly as if the table
