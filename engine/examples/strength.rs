@@ -78,6 +78,7 @@ fn build(who: &Who, seed: u64) -> Box<dyn Player> {
                 nodes: None,
                 movetime: None,
                 hash_mib: 16,
+                threads: 1,
                 eval: EvalSpec::Handcrafted,
                 tb: None,
             };

@@ -54,6 +54,8 @@ pub struct BenchReport {
     pub depth: u32,
     /// The evaluator's name.
     pub eval: String,
+    /// Search threads.
+    pub threads: usize,
     /// Each position.
     pub lines: Vec<BenchLine>,
     /// Total nodes: the determinism signature.
@@ -73,10 +75,18 @@ impl BenchReport {
 /// Searches every bench position to `depth` with `eval` (a fresh searcher and
 /// [`BENCH_HASH_MIB`] MiB table per position, so each line is reproducible on its own).
 pub fn run_bench(depth: u32, eval: &dyn Evaluator) -> BenchReport {
+    run_bench_threads(depth, eval, 1)
+}
+
+/// [`run_bench`] on `threads` threads sharing each position's table: the nodes count every
+/// thread's, so on more than one thread they are no signature (the helpers' timing changes
+/// them), only a speed figure.
+pub fn run_bench_threads(depth: u32, eval: &dyn Evaluator, threads: usize) -> BenchReport {
     let mut lines = Vec::new();
     for text in BENCH_POSITIONS {
         let Ok(position) = text.parse::<Position>() else { continue };
         let mut searcher = Searcher::new(eval.box_clone(), BENCH_HASH_MIB);
+        searcher.set_threads(threads);
         let r = searcher.search(
             &SearchRoot::new(position),
             Limits::depth(depth),
@@ -88,6 +98,7 @@ pub fn run_bench(depth: u32, eval: &dyn Evaluator) -> BenchReport {
     BenchReport {
         depth,
         eval: eval.name(),
+        threads,
         nodes: lines.iter().map(|l| l.nodes).sum(),
         elapsed: lines.iter().map(|l| l.elapsed).sum(),
         lines,
@@ -113,5 +124,13 @@ mod tests {
         for (x, y) in a.lines.iter().zip(&b.lines) {
             assert_eq!((x.best, x.score, x.nodes), (y.best, y.score, y.nodes));
         }
+    }
+
+    #[test]
+    fn bench_runs_on_two_threads() {
+        let two = run_bench_threads(4, &Material, 2);
+        assert_eq!((two.threads, two.lines.len()), (2, BENCH_POSITIONS.len()));
+        assert!(two.lines.iter().all(|l| l.best.is_some() && l.nodes > 0));
+        assert_eq!(run_bench(4, &Material).threads, 1);
     }
 }

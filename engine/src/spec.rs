@@ -1,6 +1,7 @@
 //! Player specs: `random`, `greedy`, `alphabeta:depth=4,eval=handcrafted`,
 //! `alphabeta:nodes=20000,eval=net:PATH`, `alphabeta:depth=3,movetime=100,hash=16,eval=material`,
-//! `alphabeta:movetime=100,tb=DIR` (endgame tables from `fanorona tb generate`).
+//! `alphabeta:movetime=100,tb=DIR` (endgame tables from `fanorona tb generate`),
+//! `alphabeta:movetime=100,threads=2` (a shared-table search on two threads).
 //!
 //! A spec is a kind, then optionally `:` and comma-separated `key=value` pairs. A value may
 //! itself contain `:` (as in `net:PATH`), but not `,`.
@@ -12,7 +13,7 @@ use std::path::{Path, PathBuf};
 use crate::eval::{Evaluator, Handcrafted, Material};
 use crate::player::Player;
 use crate::players::{AlphaBetaPlayer, GreedyPlayer, RandomPlayer};
-use crate::search::Limits;
+use crate::search::{Limits, MAX_THREADS, Searcher, TableError, ThreadsError, check_threads};
 
 /// The default transposition table size of an alpha-beta player, in MiB.
 pub const DEFAULT_HASH_MIB: usize = 16;
@@ -39,6 +40,8 @@ pub struct AlphaBetaSpec {
     pub movetime: Option<u64>,
     /// Transposition table size in MiB (0: none).
     pub hash_mib: usize,
+    /// Search threads (1: deterministic, the default).
+    pub threads: usize,
     /// The evaluator.
     pub eval: EvalSpec,
     /// A directory of endgame tables to probe (`tb=DIR`), if any.
@@ -46,8 +49,9 @@ pub struct AlphaBetaSpec {
 }
 
 impl AlphaBetaSpec {
-    /// Writes the limits and the table size (when not the default), each followed by `,`, in
-    /// the canonical order of a player spec's text: `depth=2,nodes=5000,hash=32,`.
+    /// Writes the limits, the table size and the threads (each when not the default), each
+    /// followed by `,`, in the canonical order of a player spec's text:
+    /// `depth=2,nodes=5000,hash=32,threads=2,`.
     ///
     /// # Errors
     /// When `out` fails.
@@ -64,6 +68,9 @@ impl AlphaBetaSpec {
         if self.hash_mib != DEFAULT_HASH_MIB {
             write!(out, "hash={},", self.hash_mib)?;
         }
+        if self.threads != 1 {
+            write!(out, "threads={},", self.threads)?;
+        }
         Ok(())
     }
 
@@ -74,6 +81,18 @@ impl AlphaBetaSpec {
             nodes: self.nodes,
             movetime: self.movetime.map(std::time::Duration::from_millis),
         }
+    }
+
+    /// The searcher of these settings: a table of exactly `hash=` MiB and `threads=` threads,
+    /// both checked against this machine.
+    ///
+    /// # Errors
+    /// [`SpecError::Threads`] or [`SpecError::Hash`] when the machine cannot give them.
+    pub fn searcher(&self, eval: Box<dyn Evaluator>) -> Result<Searcher, SpecError> {
+        let threads = check_threads(self.threads)?;
+        let mut searcher = Searcher::try_new(eval, self.hash_mib)?;
+        searcher.set_threads(threads);
+        Ok(searcher)
     }
 }
 
@@ -152,6 +171,12 @@ pub enum SpecError {
         /// Why.
         reason: String,
     },
+    /// The thread count is more than this machine runs at once.
+    #[error("threads: {0}")]
+    Threads(#[from] ThreadsError),
+    /// The transposition table cannot be allocated.
+    #[error("hash: {0}")]
+    Hash(#[from] TableError),
     /// The endgame tables could not be opened.
     #[error("cannot open the endgame tables in {path}: {reason}")]
     Tablebase {
@@ -242,6 +267,7 @@ fn parse_alphabeta(params: &str) -> Result<AlphaBetaSpec, SpecError> {
         nodes: None,
         movetime: None,
         hash_mib: DEFAULT_HASH_MIB,
+        threads: 1,
         eval: EvalSpec::Handcrafted,
         tb: None,
     };
@@ -278,6 +304,17 @@ fn parse_alphabeta(params: &str) -> Result<AlphaBetaSpec, SpecError> {
                 }
                 spec.hash_mib = h;
             }
+            "threads" => {
+                let t: usize = positive(key, value)?;
+                if t > MAX_THREADS {
+                    return Err(SpecError::BadValue {
+                        key: key.into(),
+                        value: value.into(),
+                        reason: format!("at most {MAX_THREADS}"),
+                    });
+                }
+                spec.threads = t;
+            }
             "eval" => spec.eval = value.parse()?,
             "tb" => {
                 if value.is_empty() {
@@ -293,7 +330,7 @@ fn parse_alphabeta(params: &str) -> Result<AlphaBetaSpec, SpecError> {
                 return Err(SpecError::UnknownKey {
                     kind: "alphabeta".into(),
                     key: key.to_string(),
-                    expected: "depth, nodes, movetime, hash, eval, tb",
+                    expected: "depth, nodes, movetime, hash, threads, eval, tb",
                 });
             }
         }
@@ -332,8 +369,8 @@ impl FromStr for PlayerSpec {
 }
 
 impl fmt::Display for PlayerSpec {
-    /// The canonical text: `alphabeta:` then depth, nodes, movetime, hash (when not the
-    /// default), eval and tb (when set), in that order.
+    /// The canonical text: `alphabeta:` then depth, nodes, movetime, hash and threads (when
+    /// not the default), eval and tb (when set), in that order.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PlayerSpec::Random => f.write_str("random"),
@@ -355,13 +392,15 @@ impl PlayerSpec {
     /// Builds the player, seeded with `seed`.
     ///
     /// # Errors
-    /// When the evaluator cannot be built (a network file that does not load).
+    /// When the evaluator cannot be built (a network file that does not load), the table
+    /// cannot be allocated or the machine has fewer threads than the spec asks for.
     pub fn build(&self, seed: u64) -> Result<Box<dyn Player>, SpecError> {
         Ok(match self {
             PlayerSpec::Random => Box::new(RandomPlayer::new(seed)),
             PlayerSpec::Greedy => Box::new(GreedyPlayer::new(seed)),
             PlayerSpec::AlphaBeta(a) => {
-                let mut player = AlphaBetaPlayer::new(a.clone(), a.eval.build()?, seed, self.to_string());
+                let searcher = a.searcher(a.eval.build()?)?;
+                let mut player = AlphaBetaPlayer::with_searcher(a.limits(), searcher, self.to_string());
                 if let Some(dir) = &a.tb {
                     let tb = crate::tablebase::open_shared(dir)
                         .map_err(|e| SpecError::Tablebase { path: dir.clone(), reason: e.to_string() })?;
@@ -398,6 +437,11 @@ mod tests {
         );
         round_trip("alphabeta:depth=2,hash=0", "alphabeta:depth=2,hash=0,eval=handcrafted");
         round_trip("alphabeta:tb=/tmp/tables,depth=2", "alphabeta:depth=2,eval=handcrafted,tb=/tmp/tables");
+        round_trip(
+            "alphabeta:threads=2,hash=8,movetime=50",
+            "alphabeta:movetime=50,hash=8,threads=2,eval=handcrafted",
+        );
+        round_trip("alphabeta:depth=2,threads=1", "alphabeta:depth=2,eval=handcrafted");
         let spec: PlayerSpec = "alphabeta:nodes=20000,eval=net:runs/x.net".parse().unwrap();
         assert!(
             matches!(spec, PlayerSpec::AlphaBeta(AlphaBetaSpec { eval: EvalSpec::Net(ref p), .. }) if p == Path::new("runs/x.net"))
@@ -421,6 +465,12 @@ mod tests {
         assert_eq!(e("alphabeta"), SpecError::NoLimit);
         assert_eq!(e("alphabeta:depth=2,eval=nn"), SpecError::UnknownEval("nn".into()));
         assert!(e("alphabeta:depth=2,eval=net:").to_string().contains("net:"));
+        assert!(
+            matches!(e("alphabeta:depth=2,threads=0"), SpecError::BadValue { ref key, .. } if key == "threads")
+        );
+        assert!(
+            matches!(e("alphabeta:depth=2,threads=257"), SpecError::BadValue { ref reason, .. } if reason == "at most 256")
+        );
     }
 
     #[test]
@@ -433,5 +483,25 @@ mod tests {
         assert!(matches!(net.build(1), Err(SpecError::Net { .. })));
         let tb: PlayerSpec = "alphabeta:depth=2,tb=/nonexistent/tables".parse().unwrap();
         assert!(matches!(tb.build(1), Err(SpecError::Tablebase { .. })));
+    }
+
+    #[test]
+    fn threads_and_hash_the_machine_cannot_give_are_errors() {
+        let n = crate::search::available_threads();
+        let two: PlayerSpec = format!("alphabeta:depth=2,threads={}", n.min(2)).parse().unwrap();
+        assert!(two.build(1).is_ok());
+        if n < MAX_THREADS {
+            let many: PlayerSpec = format!("alphabeta:depth=2,threads={}", n + 1).parse().unwrap();
+            let e = many.build(1).err().unwrap();
+            assert!(matches!(e, SpecError::Threads(ThreadsError::TooMany { .. })), "{e}");
+            assert!(e.to_string().starts_with("threads: "), "{e}");
+        }
+        let spec = AlphaBetaSpec { hash_mib: usize::MAX, ..alphabeta("depth=2") };
+        let e = spec.searcher(Box::new(Material)).unwrap_err();
+        assert!(matches!(e, SpecError::Hash(_)), "{e}");
+    }
+
+    fn alphabeta(params: &str) -> AlphaBetaSpec {
+        parse_alphabeta(params).unwrap()
     }
 }

@@ -79,6 +79,7 @@ pub fn default_spec() -> PlayerSpec {
         nodes: None,
         movetime: None,
         hash_mib: fanorona_engine::spec::DEFAULT_HASH_MIB,
+        threads: 1,
         eval: fanorona_engine::EvalSpec::Handcrafted,
         tb: None,
     })

@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use fanorona_engine::score::{forced, loss_in, win_in};
-use fanorona_engine::search::{Info, MAX_DEPTH, MAX_HASH_MIB};
+use fanorona_engine::search::{Info, MAX_DEPTH, MAX_HASH_MIB, check_threads};
 use fanorona_engine::{EvalSpec, Limits, SearchRoot, Searcher};
 
 use crate::exit::bad_input;
@@ -33,6 +33,9 @@ pub struct Args {
     /// Transposition table size in MiB (0: none).
     #[arg(long, default_value_t = fanorona_engine::spec::DEFAULT_HASH_MIB)]
     hash: usize,
+    /// Search threads sharing the table (at most the machine's; 1 is deterministic).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -53,6 +56,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     if args.hash > MAX_HASH_MIB {
         return Err(bad_input("--hash", format!("at most {MAX_HASH_MIB} MiB")));
     }
+    let threads = check_threads(args.threads).map_err(|e| bad_input("--threads", e))?;
     if let Some(d) = args.depth
         && !(1..=MAX_DEPTH).contains(&d)
     {
@@ -83,7 +87,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         }
         return Ok(());
     }
-    let mut searcher = Searcher::new(evaluator, args.hash);
+    let mut searcher = Searcher::try_new(evaluator, args.hash).map_err(|e| bad_input("--hash", e))?;
+    searcher.set_threads(threads);
     let mut out = std::io::stdout().lock();
     let json = args.json;
     let mut write_error = None;
@@ -116,6 +121,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         let obj = serde_json::json!({
             "position": pos.to_string(),
             "eval": eval.to_string(),
+            "threads": threads,
             "best": best,
             "score": r.score,
             "score_text": score_text(r.score),
@@ -132,7 +138,11 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         writeln!(out, "score    {} (centi-stones, side to move's view)", score_text(r.score))?;
         writeln!(out, "depth    {}", r.depth)?;
         writeln!(out, "nodes    {}", r.nodes)?;
-        writeln!(out, "nps      {nps:.0}")?;
+        writeln!(
+            out,
+            "nps      {nps:.0}{}",
+            if threads > 1 { format!(" ({threads} threads)") } else { String::new() }
+        )?;
         writeln!(out, "time     {} ms", r.elapsed.as_millis())?;
         writeln!(out, "pv       {}", pv.join(" "))?;
     }

@@ -4,7 +4,9 @@ use std::io::Write;
 use std::time::Instant;
 
 use fanorona_core::{Position, perft};
-use fanorona_engine::bench::{BENCH_HASH_MIB, DEFAULT_BENCH_DEPTH, run_bench};
+use fanorona_engine::bench::{
+    BENCH_HASH_MIB, BenchReport, DEFAULT_BENCH_DEPTH, run_bench, run_bench_threads,
+};
 use fanorona_engine::eval::Material;
 
 use crate::exit::bad_input;
@@ -30,6 +32,59 @@ pub struct Args {
     /// Skip the handcrafted and network search figures.
     #[arg(long)]
     no_eval_search: bool,
+    /// Also search the bench on this many threads sharing the table (at most the machine's),
+    /// interleaved with one thread, and print both speeds (the `Bench:` signature stays the
+    /// one-thread count).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+}
+
+/// The bench on one thread and on several, each run twice, interleaved, the faster run of
+/// each kept.
+struct ThreadsFigure {
+    one: BenchReport,
+    many: BenchReport,
+}
+
+impl ThreadsFigure {
+    fn measure(depth: u32, threads: usize) -> ThreadsFigure {
+        let mut best: [Option<BenchReport>; 2] = [None, None];
+        for _ in 0..2 {
+            for (slot, n) in best.iter_mut().zip([1, threads]) {
+                let r = run_bench_threads(depth, &Material, n);
+                if slot.as_ref().is_none_or(|b| r.nodes_per_second() > b.nodes_per_second()) {
+                    *slot = Some(r);
+                }
+            }
+        }
+        let [one, many] = best.map(|r| r.unwrap_or_else(|| run_bench_threads(depth, &Material, 1)));
+        ThreadsFigure { one, many }
+    }
+
+    /// Nodes per second on many threads over one.
+    fn ratio(&self) -> f64 {
+        let one = self.one.nodes_per_second();
+        if one > 0.0 { self.many.nodes_per_second() / one } else { 0.0 }
+    }
+
+    /// Time to the bench depth on one thread over many.
+    fn time_ratio(&self) -> f64 {
+        let many = self.many.elapsed.as_secs_f64();
+        if many > 0.0 { self.one.elapsed.as_secs_f64() / many } else { 0.0 }
+    }
+
+    fn json(&self) -> serde_json::Value {
+        let side = |r: &BenchReport| {
+            serde_json::json!({
+                "threads": r.threads, "nodes": r.nodes, "time_ms": r.elapsed.as_millis() as u64,
+                "nodes_per_second": r.nodes_per_second(),
+            })
+        };
+        serde_json::json!({
+            "one": side(&self.one), "many": side(&self.many),
+            "ratio": self.ratio(), "time_ratio": self.time_ratio(),
+        })
+    }
 }
 
 /// The handcrafted and network searches of the bench, each run twice, interleaved, the faster
@@ -75,6 +130,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     if !(1..=20).contains(&args.depth) {
         return Err(bad_input("--depth", format!("{} is not in 1..=20", args.depth)));
     }
+    let threads =
+        fanorona_engine::search::check_threads(args.threads).map_err(|e| bad_input("--threads", e))?;
     let report = run_bench(args.depth, &Material);
     let perft_figure = (!args.no_perft).then(|| {
         let start = Instant::now();
@@ -89,6 +146,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let net_figure = fanorona_engine::nn::bench_evals_per_second(&std::sync::Arc::new(net), 1_000_000);
     let searches =
         if args.no_eval_search { None } else { Some(eval_search(args.depth, args.net.as_deref())?) };
+    let threads_figure = (threads > 1).then(|| ThreadsFigure::measure(args.depth, threads));
 
     let mut out = std::io::stdout().lock();
     if args.json {
@@ -129,6 +187,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                 },
                 "ratio": e.ratio(),
             });
+        }
+        if let Some(t) = &threads_figure {
+            obj["threads"] = t.json();
         }
         if let Some((nodes, nps)) = perft_figure {
             obj["perft"] = serde_json::json!({"depth": PERFT_DEPTH, "nodes": nodes, "nodes_per_second": nps});
@@ -178,6 +239,18 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                 e.kernel,
                 e.network.nodes_per_second() / 1e6,
                 e.ratio()
+            )?;
+        }
+        if let Some(t) = &threads_figure {
+            writeln!(
+                out,
+                "search on {} threads, depth {}: {:.2} M nodes/s against {:.2} M nodes/s on one: ratio {:.2}; time to depth ratio {:.2}",
+                t.many.threads,
+                report.depth,
+                t.many.nodes_per_second() / 1e6,
+                t.one.nodes_per_second() / 1e6,
+                t.ratio(),
+                t.time_ratio()
             )?;
         }
         writeln!(out, "Bench: {}", report.nodes)?;

@@ -2,7 +2,7 @@
 
 use fanorona_engine::EvalSpec;
 use fanorona_engine::protocol::{EngineConfig, run_engine};
-use fanorona_engine::search::MAX_HASH_MIB;
+use fanorona_engine::search::{MAX_HASH_MIB, check_threads};
 
 use crate::exit::bad_input;
 
@@ -16,6 +16,9 @@ pub struct Args {
     /// Transposition table size in MiB (0: none).
     #[arg(long, default_value_t = fanorona_engine::spec::DEFAULT_HASH_MIB)]
     hash: usize,
+    /// Search threads sharing the table (option `Threads`; at most the machine's).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
     /// A directory of endgame tables (`fanorona tb generate`) to probe in the search.
     #[arg(long)]
     tb: Option<std::path::PathBuf>,
@@ -29,6 +32,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             format!("{} MiB is more than the {MAX_HASH_MIB} MiB allowed", args.hash),
         ));
     }
+    let threads = check_threads(args.threads).map_err(|e| bad_input("--threads", e))?;
     // Load the network now, so that a bad file is reported before the session starts.
     eval.build().map_err(|e| bad_input("--eval", e))?;
     // Open the tables now too, so that a bad file is reported before the session starts.
@@ -38,9 +42,12 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let config = EngineConfig {
         eval,
         hash_mib: args.hash,
+        threads,
         rules: fanorona_core::DrawRules::default(),
         tb: args.tb.clone(),
     };
-    run_engine(std::io::stdin().lock(), std::io::stdout(), config)?;
-    Ok(())
+    // What the session cannot start with (a table the machine cannot give) is bad input too.
+    run_engine(std::io::stdin().lock(), std::io::stdout(), config).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::InvalidInput { bad_input("engine", e) } else { e.into() }
+    })
 }

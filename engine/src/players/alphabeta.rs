@@ -10,7 +10,8 @@ use crate::player::{Decision, Player};
 use crate::search::{Limits, SearchRoot, Searcher};
 use crate::spec::AlphaBetaSpec;
 
-/// Searches each turn within the spec's limits. Deterministic for depth and node limits.
+/// Searches each turn within the spec's limits. Deterministic for depth and node limits on one
+/// thread.
 #[derive(Debug)]
 pub struct AlphaBetaPlayer {
     name: String,
@@ -22,7 +23,14 @@ impl AlphaBetaPlayer {
     /// A player searching with `eval` within `spec`'s limits. The search uses no randomness, so
     /// the seed is not needed.
     pub fn new(spec: AlphaBetaSpec, eval: Box<dyn Evaluator>, _seed: u64, name: String) -> AlphaBetaPlayer {
-        AlphaBetaPlayer { name, limits: spec.limits(), searcher: Searcher::new(eval, spec.hash_mib) }
+        let mut searcher = Searcher::new(eval, spec.hash_mib);
+        searcher.set_threads(spec.threads);
+        AlphaBetaPlayer::with_searcher(spec.limits(), searcher, name)
+    }
+
+    /// A player searching with `searcher` (its table and threads) within `limits`.
+    pub fn with_searcher(limits: Limits, searcher: Searcher, name: String) -> AlphaBetaPlayer {
+        AlphaBetaPlayer { name, limits, searcher }
     }
 }
 

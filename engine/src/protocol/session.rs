@@ -12,7 +12,7 @@ use fanorona_core::{Color, DrawRules, Game, Position};
 use super::command::{Command, Go, parse_command};
 use super::line::{Line, LineReader, MAX_LINE};
 use crate::score::forced;
-use crate::search::{Info, Limits, MAX_HASH_MIB, SearchRoot, Searcher};
+use crate::search::{Info, Limits, MAX_HASH_MIB, SearchRoot, Searcher, available_threads, check_threads};
 use crate::spec::EvalSpec;
 use crate::tablebase::open_shared;
 
@@ -23,6 +23,8 @@ pub struct EngineConfig {
     pub eval: EvalSpec,
     /// Transposition table size in MiB.
     pub hash_mib: usize,
+    /// Search threads (option `Threads`; 1: deterministic).
+    pub threads: usize,
     /// The draw rules the games are played under (options `QuietLimit` and `LengthLimit`).
     pub rules: DrawRules,
     /// A directory of endgame tables to probe (option `TablebasePath`; empty for none).
@@ -34,6 +36,7 @@ impl Default for EngineConfig {
         EngineConfig {
             eval: EvalSpec::Handcrafted,
             hash_mib: crate::spec::DEFAULT_HASH_MIB,
+            threads: 1,
             rules: DrawRules::default(),
             tb: None,
         }
@@ -44,6 +47,23 @@ type Shared<W> = Arc<Mutex<W>>;
 
 /// The largest value of the draw-rule options, in turns.
 const OPTION_MAX: u32 = 100_000;
+
+/// The searcher of `config`: its evaluator, a table of exactly its size, its threads and
+/// tables. The error says what the machine could not give.
+fn build_searcher(config: &EngineConfig) -> Result<Searcher, String> {
+    searcher_with(config, config.eval.build().map_err(|e| e.to_string())?)
+}
+
+/// [`build_searcher`] with the evaluator already built.
+fn searcher_with(config: &EngineConfig, eval: Box<dyn crate::eval::Evaluator>) -> Result<Searcher, String> {
+    let threads = check_threads(config.threads).map_err(|e| format!("Threads: {e}"))?;
+    let mut searcher = Searcher::try_new(eval, config.hash_mib).map_err(|e| format!("Hash: {e}"))?;
+    searcher.set_threads(threads);
+    if let Some(dir) = &config.tb {
+        searcher.set_tablebase(Some(open_shared(dir).map_err(|e| e.to_string())?));
+    }
+    Ok(searcher)
+}
 
 fn send<W: Write>(out: &Shared<W>, line: &str) -> io::Result<()> {
     let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
@@ -80,14 +100,7 @@ pub fn run_engine<R: BufRead, W: Write + Send + 'static>(
     config: EngineConfig,
 ) -> io::Result<()> {
     let out = Arc::new(Mutex::new(output));
-    let mut searcher = match config.eval.build() {
-        Ok(eval) => Searcher::new(eval, config.hash_mib),
-        Err(e) => return Err(io::Error::new(io::ErrorKind::InvalidInput, e.to_string())),
-    };
-    if let Some(dir) = &config.tb {
-        let tb = open_shared(dir).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
-        searcher.set_tablebase(Some(tb));
-    }
+    let searcher = build_searcher(&config).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
     let mut s = Session {
         out,
         config,
@@ -146,6 +159,10 @@ impl<W: Write + Send + 'static> Session<W> {
                         "option name Hash type spin default {} min 0 max {MAX_HASH_MIB}",
                         crate::spec::DEFAULT_HASH_MIB
                     ),
+                )?;
+                send(
+                    &self.out,
+                    &format!("option name Threads type spin default 1 min 1 max {}", available_threads()),
                 )?;
                 send(&self.out, &format!("option name Eval type string default {}", self.config.eval))?;
                 let tb = self
@@ -207,6 +224,7 @@ impl<W: Write + Send + 'static> Session<W> {
                 Ok(h) if h <= MAX_HASH_MIB => config.hash_mib = h,
                 _ => return self.info_string(&format!("Hash must be 0..={MAX_HASH_MIB} MiB, got {value:?}")),
             },
+            "threads" => return self.set_threads(value),
             "eval" => match value.parse::<EvalSpec>() {
                 Ok(e) => config.eval = e,
                 Err(e) => return self.info_string(&e.to_string()),
@@ -214,7 +232,7 @@ impl<W: Write + Send + 'static> Session<W> {
             "tablebasepath" => return self.set_tablebase(value),
             _ => {
                 return self.info_string(&format!(
-                    "unknown option {name:?} (options: Hash, Eval, QuietLimit, LengthLimit, TablebasePath)"
+                    "unknown option {name:?} (options: Hash, Threads, Eval, QuietLimit, LengthLimit, TablebasePath)"
                 ));
             }
         }
@@ -223,13 +241,42 @@ impl<W: Write + Send + 'static> Session<W> {
             Err(e) => return self.info_string(&e.to_string()),
         };
         self.finish_search()?;
-        let mut searcher = Searcher::new(eval, config.hash_mib);
-        if let Some(dir) = &config.tb {
-            searcher.set_tablebase(open_shared(dir).ok());
+        // The old searcher goes first, so that its table's memory can serve the new one; if
+        // the new one cannot be had, the old settings are built again.
+        drop(self.searcher.take());
+        match searcher_with(&config, eval) {
+            Ok(searcher) => {
+                self.searcher = Some(searcher);
+                self.config = config;
+                Ok(())
+            }
+            Err(e) => {
+                self.searcher = build_searcher(&self.config).ok();
+                self.info_string(&format!("{name} not set, the old settings are kept: {e}"))
+            }
         }
-        self.searcher = Some(searcher);
-        self.config = config;
-        Ok(())
+    }
+
+    /// `Threads`: 1 up to the machine's count; the table and what it holds are kept.
+    fn set_threads(&mut self, value: &str) -> io::Result<()> {
+        let threads = match value.trim().parse::<usize>() {
+            Ok(n) => check_threads(n),
+            Err(_) => {
+                return self
+                    .info_string(&format!("Threads must be 1..={}, got {value:?}", available_threads()));
+            }
+        };
+        match threads {
+            Ok(n) => {
+                self.finish_search()?;
+                self.config.threads = n;
+                if let Some(s) = self.searcher.as_mut() {
+                    s.set_threads(n);
+                }
+                Ok(())
+            }
+            Err(e) => self.info_string(&format!("Threads not set, {} kept: {e}", self.config.threads)),
+        }
     }
 
     /// `TablebasePath`: a directory of endgame tables, or empty (or `<empty>`) for none. Tables
@@ -363,10 +410,7 @@ impl<W: Write + Send + 'static> Session<W> {
             Ok(Err(e)) => Err(e),
             Err(_) => {
                 // The search thread died: start afresh with the same settings.
-                let eval = self.config.eval.build().map_err(|e| io::Error::other(e.to_string()))?;
-                let mut searcher = Searcher::new(eval, self.config.hash_mib);
-                searcher.set_tablebase(self.config.tb.as_deref().and_then(|d| open_shared(d).ok()));
-                self.searcher = Some(searcher);
+                self.searcher = Some(build_searcher(&self.config).map_err(io::Error::other)?);
                 self.info_string("search failed; state reset")
             }
         }
@@ -420,8 +464,13 @@ mod tests {
 
     fn session(input: &str) -> Vec<String> {
         let buf = Buffer::default();
-        let config =
-            EngineConfig { eval: EvalSpec::Material, hash_mib: 1, rules: DrawRules::default(), tb: None };
+        let config = EngineConfig {
+            eval: EvalSpec::Material,
+            hash_mib: 1,
+            threads: 1,
+            rules: DrawRules::default(),
+            tb: None,
+        };
         run_engine(io::Cursor::new(input.to_string()), buf.clone(), config).unwrap();
         let bytes = buf.0.lock().unwrap().clone();
         String::from_utf8(bytes).unwrap().lines().map(str::to_string).collect()

@@ -1,14 +1,18 @@
-//! The searcher: iterative deepening over a negamax principal-variation search.
+//! The searcher: iterative deepening over a negamax principal-variation search, on one
+//! thread or several sharing the transposition table (Lazy SMP: every helper thread searches
+//! the same root at staggered depths; the deepest completed iteration, the main thread's on
+//! ties, is the answer).
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use fanorona_core::{DrawRules, Move, MoveList, Position};
 use fanorona_tb::Tablebase;
 
 use super::mobility::has_paika_move;
-use super::tt::{Bound, TranspositionTable};
+use super::threads::skips;
+use super::tt::{Bound, TableError, TranspositionTable};
 use super::{Limits, MAX_DEPTH, MAX_PLY, SearchRoot};
 use crate::eval::Evaluator;
 use crate::score::{DRAW, FORCED, INFINITY, forced, loss_in};
@@ -61,11 +65,11 @@ pub struct SearchResult {
     pub elapsed: Duration,
 }
 
-/// A reusable searcher: its evaluator, transposition table and move-ordering memory. Searches
-/// allocate nothing per node.
+/// A reusable searcher: its evaluator, transposition table and move-ordering memory, and the
+/// helper searchers of its other threads (none by default). Searches allocate nothing per node.
 pub struct Searcher {
     eval: Box<dyn Evaluator>,
-    tt: TranspositionTable,
+    tt: Arc<TranspositionTable>,
     lists: Vec<MoveList>,
     order: Vec<Vec<i32>>,
     killers: Vec<[Option<Move>; 2]>,
@@ -78,26 +82,53 @@ pub struct Searcher {
     root_ply: u32,
     nodes: u64,
     node_limit: u64,
+    /// The node limit of the whole search (all threads), once armed.
+    node_budget: u64,
     deadline: Option<Instant>,
     stop: Arc<AtomicBool>,
     stopped: bool,
     quiescence: usize,
     /// Endgame tables: exact scores within them, perfect play at a root they cover.
     tb: Option<Arc<Tablebase>>,
+    /// 0 for the main thread, 1 and up for helpers.
+    id: usize,
+    /// The searchers of the other threads (on the main searcher only).
+    helpers: Vec<Searcher>,
+    /// Nodes of the helper threads of the running search, added in steps of [`CHECK_EVERY`]
+    /// (`None` on one thread).
+    shared_nodes: Option<Arc<AtomicU64>>,
 }
 
 impl std::fmt::Debug for Searcher {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Searcher").field("eval", &self.eval.name()).field("tt", &self.tt.len()).finish()
+        f.debug_struct("Searcher")
+            .field("eval", &self.eval.name())
+            .field("tt", &self.tt.len())
+            .field("threads", &self.threads())
+            .finish()
     }
 }
 
 impl Searcher {
-    /// A searcher with evaluator `eval` and a transposition table of `hash_mib` MiB.
+    /// A searcher with evaluator `eval` and a transposition table of `hash_mib` MiB (smaller
+    /// when that much memory cannot be had), on one thread.
     pub fn new(eval: Box<dyn Evaluator>, hash_mib: usize) -> Searcher {
+        Searcher::with_table(eval, Arc::new(TranspositionTable::new(hash_mib)), 0)
+    }
+
+    /// A searcher with evaluator `eval` and a transposition table of exactly `hash_mib` MiB,
+    /// on one thread.
+    ///
+    /// # Errors
+    /// [`TableError`] when the table cannot be allocated.
+    pub fn try_new(eval: Box<dyn Evaluator>, hash_mib: usize) -> Result<Searcher, TableError> {
+        Ok(Searcher::with_table(eval, Arc::new(TranspositionTable::try_new(hash_mib)?), 0))
+    }
+
+    fn with_table(eval: Box<dyn Evaluator>, tt: Arc<TranspositionTable>, id: usize) -> Searcher {
         Searcher {
             eval,
-            tt: TranspositionTable::new(hash_mib),
+            tt,
             lists: (0..=MAX_PLY).map(|_| MoveList::new()).collect(),
             order: (0..=MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
             killers: vec![[None; 2]; MAX_PLY + 1],
@@ -109,16 +140,48 @@ impl Searcher {
             root_ply: 0,
             nodes: 0,
             node_limit: u64::MAX,
+            node_budget: u64::MAX,
             deadline: None,
             stop: Arc::new(AtomicBool::new(false)),
             stopped: false,
             quiescence: DEFAULT_QUIESCENCE,
             tb: None,
+            id,
+            helpers: Vec::new(),
+            shared_nodes: None,
         }
+    }
+
+    /// Searches on `threads` threads (at least 1; the caller checks the count against the
+    /// machine with [`crate::search::check_threads`]). With one thread (the default) a search
+    /// is deterministic; with more, the helpers' timing changes what the shared table holds.
+    pub fn set_threads(&mut self, threads: usize) {
+        let helpers = threads.max(1) - 1;
+        self.helpers.truncate(helpers);
+        while self.helpers.len() < helpers {
+            let mut h =
+                Searcher::with_table(self.eval.box_clone(), Arc::clone(&self.tt), self.helpers.len() + 1);
+            h.tb.clone_from(&self.tb);
+            h.quiescence = self.quiescence;
+            self.helpers.push(h);
+        }
+    }
+
+    /// The number of threads a search uses.
+    pub fn threads(&self) -> usize {
+        self.helpers.len() + 1
+    }
+
+    /// The transposition table's size in MiB.
+    pub fn hash_mib(&self) -> usize {
+        self.tt.mib()
     }
 
     /// Probes these endgame tables in the search (`None`: none, the default).
     pub fn set_tablebase(&mut self, tb: Option<Arc<Tablebase>>) {
+        for h in &mut self.helpers {
+            h.tb.clone_from(&tb);
+        }
         self.tb = tb;
     }
 
@@ -131,18 +194,74 @@ impl Searcher {
     /// [`MAX_QUIESCENCE`]; [`DEFAULT_QUIESCENCE`] unless set).
     pub fn set_quiescence(&mut self, turns: usize) {
         self.quiescence = turns.min(MAX_QUIESCENCE);
+        for h in &mut self.helpers {
+            h.quiescence = self.quiescence;
+        }
     }
 
     /// Forget everything learnt (a new game): the table, killers and history.
     pub fn clear(&mut self) {
         self.tt.clear();
+        self.forget_ordering();
+        self.helpers.iter_mut().for_each(Searcher::forget_ordering);
+    }
+
+    fn forget_ordering(&mut self) {
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
         *self.history = [[0; 45]; 45];
     }
 
     /// Searches `root` within `limits` (or until `stop` is raised), calling `info` after each
-    /// completed iteration.
+    /// completed iteration. With helper threads, they search the same root (within the same
+    /// depth limit) until this thread is done, and the answer is that of the thread with the
+    /// deepest completed iteration (this one on ties); the limits, `info`'s node counts and the
+    /// result's count every thread's nodes.
     pub fn search(
+        &mut self,
+        root: &SearchRoot,
+        limits: Limits,
+        stop: Arc<AtomicBool>,
+        info: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
+        if self.helpers.is_empty() {
+            return self.iterate(root, limits, stop, info);
+        }
+        let mut helpers = std::mem::take(&mut self.helpers);
+        let shared = Arc::new(AtomicU64::new(0));
+        let done = Arc::new(AtomicBool::new(false));
+        self.shared_nodes = Some(Arc::clone(&shared));
+        let helper_limits = Limits { depth: limits.depth, ..Limits::default() };
+        let result = std::thread::scope(|scope| {
+            let handles: Vec<_> = helpers
+                .iter_mut()
+                .filter_map(|h| {
+                    h.shared_nodes = Some(Arc::clone(&shared));
+                    let done = Arc::clone(&done);
+                    // A helper the system will not start is left out: the search stays correct.
+                    std::thread::Builder::new()
+                        .name(format!("search-{}", h.id))
+                        .spawn_scoped(scope, move || h.iterate(root, helper_limits, done, &mut |_| {}))
+                        .ok()
+                })
+                .collect();
+            let main = self.iterate(root, limits, stop, info);
+            done.store(true, Ordering::Relaxed);
+            let others: Vec<SearchResult> = handles.into_iter().filter_map(|h| h.join().ok()).collect();
+            deepest(main, others)
+        });
+        self.shared_nodes = None;
+        self.helpers = helpers;
+        result
+    }
+
+    /// The nodes of every thread so far (this one's exactly, the helpers' to the last
+    /// [`CHECK_EVERY`]).
+    fn all_nodes(&self) -> u64 {
+        self.nodes + self.shared_nodes.as_ref().map_or(0, |n| n.load(Ordering::Relaxed))
+    }
+
+    /// Iterative deepening on this thread.
+    fn iterate(
         &mut self,
         root: &SearchRoot,
         limits: Limits,
@@ -157,6 +276,7 @@ impl Searcher {
         // always returns a scored turn (a label or an `info` line worth having), however small
         // its budget; only the stop flag interrupts the first iteration.
         self.node_limit = u64::MAX;
+        self.node_budget = u64::MAX;
         self.deadline = None;
         self.rules = root.rules;
         self.root_ply = root.ply;
@@ -193,6 +313,9 @@ impl Searcher {
         order.sort_by_key(|(m, _)| -(m.captured().count() as i32));
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         for depth in 1..=max_depth {
+            if skips(self.id, depth) {
+                continue;
+            }
             let Some((score, best_index)) = self.root_iteration(&pos, &mut order, depth, root.quiet) else {
                 break;
             };
@@ -208,7 +331,8 @@ impl Searcher {
                 break;
             }
             if depth == 1 {
-                self.node_limit = limits.nodes.unwrap_or(u64::MAX);
+                self.node_budget = limits.nodes.unwrap_or(u64::MAX);
+                self.node_limit = self.node_budget;
                 self.deadline = limits.movetime.map(|t| start + t);
             }
             // Stable: the best first, the rest by their (bound) scores.
@@ -221,7 +345,13 @@ impl Searcher {
             result.depth = depth;
             result.pv = if pv.first() == Some(&best.0) { pv } else { vec![best.0] };
             result.root = order.clone();
-            info(&Info { depth, score, nodes: self.nodes, elapsed: start.elapsed(), pv: result.pv.clone() });
+            info(&Info {
+                depth,
+                score,
+                nodes: self.all_nodes(),
+                elapsed: start.elapsed(),
+                pv: result.pv.clone(),
+            });
             // A forced result within the searched depth cannot change.
             if let Some((_, turns)) = forced(score)
                 && turns <= depth
@@ -337,6 +467,14 @@ impl Searcher {
         if self.nodes >= self.node_limit {
             self.stopped = true;
         } else if self.nodes.is_multiple_of(CHECK_EVERY) {
+            if let Some(shared) = &self.shared_nodes {
+                if self.id == 0 {
+                    // The budget is the whole search's: what the helpers spent is not ours.
+                    self.node_limit = self.node_budget.saturating_sub(shared.load(Ordering::Relaxed));
+                } else {
+                    shared.fetch_add(CHECK_EVERY, Ordering::Relaxed);
+                }
+            }
             if self.stop.load(Ordering::Relaxed) {
                 self.stopped = true;
             } else if let Some(d) = self.deadline
@@ -574,6 +712,20 @@ impl Searcher {
             self.history.iter_mut().flatten().for_each(|x| *x /= 2);
         }
     }
+}
+
+/// The answer of a search on several threads: the main thread's, unless a helper completed a
+/// deeper iteration (the deepest, the first of those on ties); the nodes are everyone's.
+fn deepest(main: SearchResult, others: Vec<SearchResult>) -> SearchResult {
+    let nodes = main.nodes + others.iter().map(|r| r.nodes).sum::<u64>();
+    let elapsed = main.elapsed;
+    let mut best = main;
+    for r in others {
+        if r.depth > best.depth && r.best.is_some() {
+            best = r;
+        }
+    }
+    SearchResult { nodes, elapsed, ..best }
 }
 
 /// Selection step: the index of the best-scored turn not yet tried (the first on ties), marked
