@@ -521,62 +521,107 @@ impl Searcher {
         quiet: u32,
     ) -> i32 {
         self.pv_len[ply] = 0;
-        if self.out_of_budget() {
-            return 0;
-        }
-        if pos.us().is_empty() {
-            return loss_in(ply as u32);
-        }
-        if self.is_draw(ply, quiet) {
-            return DRAW;
-        }
-        if let Some(tb) = &self.tb
-            && let Some(score) = probe_score(tb, pos, ply as u32, quiet, self.rules.max_quiet_plies)
-        {
+        if let Some(score) = self.settled_score(pos, ply, quiet) {
             return score;
         }
         if depth <= 0 || ply >= MAX_PLY - MAX_QUIESCENCE - 1 {
             return self.quiescence(pos, ply, alpha, beta, 0);
         }
         // Forced results cannot be better than winning now, nor worse than losing now.
-        let alpha_floor = loss_in(ply as u32);
-        let beta_ceiling = -loss_in(ply as u32 + 1);
-        if alpha < alpha_floor {
-            alpha = alpha_floor;
-        }
-        let beta = beta.min(beta_ceiling);
+        alpha = alpha.max(loss_in(ply as u32));
+        let beta = beta.min(-loss_in(ply as u32 + 1));
         if alpha >= beta {
             return alpha;
         }
-
         let key = pos.hash();
         let pv_node = beta - alpha > 1;
-        let mut tt_move = None;
-        if let Some(hit) = self.tt.probe(key, ply) {
-            tt_move = hit.mv;
-            if !pv_node && hit.depth >= depth as u32 {
-                let cut = match hit.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => hit.score >= beta,
-                    Bound::Upper => hit.score <= alpha,
-                    Bound::None => false,
-                };
-                if cut {
-                    return hit.score;
-                }
-            }
-        }
-
+        let tt_move = match self.probe_table(key, ply, depth, alpha, beta, pv_node) {
+            Ok(score) => return score,
+            Err(tt_move) => tt_move,
+        };
         // The move lists stay in place (a list is 5 KiB inline): indexed, never moved.
         pos.generate_moves(&mut self.lists[ply]);
-        let count = self.lists[ply].len();
-        if count == 0 {
+        if self.lists[ply].is_empty() {
             return loss_in(ply as u32);
         }
+        let window = Window { alpha, beta, pv_node };
+        let (best_score, best_index) = self.search_moves(pos, depth, ply, window, quiet, tt_move);
+        if self.stopped {
+            return 0;
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(key, ply, best_index, best_score, depth as u32, bound);
+        best_score
+    }
+
+    /// The score of a node that needs no search: out of budget (0, discarded), no stones left
+    /// to the side to move, a draw by the rules, or a tablebase hit.
+    #[inline(always)]
+    fn settled_score(&mut self, pos: &Position, ply: usize, quiet: u32) -> Option<i32> {
+        if self.out_of_budget() {
+            return Some(0);
+        }
+        if pos.us().is_empty() {
+            return Some(loss_in(ply as u32));
+        }
+        if self.is_draw(ply, quiet) {
+            return Some(DRAW);
+        }
+        let tb = self.tb.as_ref()?;
+        probe_score(tb, pos, ply as u32, quiet, self.rules.max_quiet_plies)
+    }
+
+    /// The table's verdict on a node: `Ok(score)` when its entry cuts the search off (never at
+    /// a PV node), else `Err` with its move to try first, if any.
+    #[inline(always)]
+    fn probe_table(
+        &self,
+        key: u64,
+        ply: usize,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        pv_node: bool,
+    ) -> Result<i32, Option<usize>> {
+        let Some(hit) = self.tt.probe(key, ply) else {
+            return Err(None);
+        };
+        if !pv_node && hit.depth >= depth as u32 {
+            let cut = match hit.bound {
+                Bound::Exact => true,
+                Bound::Lower => hit.score >= beta,
+                Bound::Upper => hit.score <= alpha,
+                Bound::None => false,
+            };
+            if cut {
+                return Ok(hit.score);
+            }
+        }
+        Err(hit.mv)
+    }
+
+    /// Searches the moves of `self.lists[ply]` best-first: the best score and the index of
+    /// its move (a beta cut-off rewards the move that caused it).
+    #[inline(always)]
+    fn search_moves(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        ply: usize,
+        window: Window,
+        quiet: u32,
+        tt_move: Option<usize>,
+    ) -> (i32, Option<usize>) {
+        let Window { mut alpha, beta, pv_node } = window;
+        let count = self.lists[ply].len();
         let mut order = std::mem::take(&mut self.order[ply]);
         self.score_moves(ply, &mut order, tt_move);
-
-        let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_index = None;
         for n in 0..count {
@@ -602,18 +647,7 @@ impl Searcher {
             }
         }
         self.order[ply] = order;
-        if self.stopped {
-            return 0;
-        }
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if best_score > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        self.tt.store(key, ply, best_index, best_score, depth as u32, bound);
-        best_score
+        (best_score, best_index)
     }
 
     /// Past the nominal depth: captures are compulsory, so a side that can capture must; those
@@ -726,6 +760,14 @@ fn deepest(main: SearchResult, others: Vec<SearchResult>) -> SearchResult {
         }
     }
     SearchResult { nodes, elapsed, ..best }
+}
+
+/// A node's search window.
+#[derive(Clone, Copy)]
+struct Window {
+    alpha: i32,
+    beta: i32,
+    pv_node: bool,
 }
 
 /// Selection step: the index of the best-scored turn not yet tried (the first on ties), marked
