@@ -232,7 +232,7 @@ impl SampleExtractor {
 }
 
 /// Which games a [`Samples`] stream keeps, asked before a game's body is decoded.
-pub type GameFilter = Box<dyn FnMut(GameId) -> bool + Send>;
+pub type GameFilter = Box<dyn FnMut(GameId) -> bool + Send + Sync>;
 
 /// An iterator of samples from record files read in order, one game in memory at a time.
 ///
@@ -285,7 +285,7 @@ impl Samples {
     pub fn filtered(
         files: &[PathBuf],
         config: SampleConfig,
-        keep: impl FnMut(GameId) -> bool + Send + 'static,
+        keep: impl FnMut(GameId) -> bool + Send + Sync + 'static,
     ) -> Samples {
         Samples { filter: Some(Box::new(keep)), ..Samples::open(files, config) }
     }
@@ -370,6 +370,13 @@ impl Iterator for Samples {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_sample_stream_may_be_shared_between_threads() {
+        // The Python package holds one in a class that must be Send + Sync.
+        fn shared<T: Send + Sync>() {}
+        shared::<Samples>();
+    }
     use crate::{MoveCode, Turn, TurnInfo};
     use fanorona_core::{Color, Outcome, Termination};
 
