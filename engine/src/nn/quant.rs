@@ -117,7 +117,9 @@ pub struct QuantisedNetwork {
     hidden: Vec<HiddenLayer>,
     /// Output buckets.
     buckets: usize,
-    /// `[buckets][last hidden width]`: each bucket's weights together.
+    /// The last hidden layer's padded width: one bucket's share of `out_weights`.
+    out_width: usize,
+    /// `[buckets][out_width]`: each bucket's weights together.
     out_weights: Vec<i16>,
     /// One per bucket.
     out_bias: Vec<i32>,
@@ -184,13 +186,26 @@ impl QuantisedNetwork {
             hidden.push(h);
         }
         let (out_weights, out_bias) = output_layer(layers.len() - 1, &layers[layers.len() - 1], in_width)?;
-        let buckets = arch.buckets;
-        Ok(QuantisedNetwork { width, ft_weights, ft_bias, hidden, buckets, out_weights, out_bias, kernel })
+        let (buckets, out_width) = (arch.buckets, in_width);
+        Ok(QuantisedNetwork {
+            width,
+            ft_weights,
+            ft_bias,
+            hidden,
+            buckets,
+            out_width,
+            out_weights,
+            out_bias,
+            kernel,
+        })
     }
 
     /// The output bucket of `pos` (see [`super::Architecture::bucket`]).
     #[inline]
     pub fn bucket(&self, pos: &fanorona_core::Position) -> usize {
+        if self.buckets == 1 {
+            return 0;
+        }
         super::arch::bucket_of(super::evaluator::stones(pos), self.buckets)
     }
 
@@ -261,7 +276,7 @@ impl QuantisedNetwork {
             core::mem::swap(&mut cur, &mut next);
         }
         let bucket = bucket.min(self.buckets - 1);
-        let n = self.out_weights.len() / self.buckets;
+        let n = self.out_width;
         let weights = &self.out_weights[bucket * n..(bucket + 1) * n];
         let sum: i32 = self.out_bias[bucket]
             + cur[..width].iter().zip(weights).map(|(&a, &w)| i32::from(a) * i32::from(w)).sum::<i32>();
