@@ -89,95 +89,48 @@ impl ExternalEngine {
     /// # Errors
     /// As [`ExternalEngine::start`].
     pub fn start_logged(spec: &ExternalSpec, log: Option<LogHandle>) -> Result<ExternalEngine, Fault> {
-        let mut command = Command::new(&spec.program);
-        let stderr = if log.is_some() { Stdio::piped() } else { Stdio::null() };
-        command.args(&spec.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(stderr);
-        #[cfg(unix)]
-        std::os::unix::process::CommandExt::process_group(&mut command, 0);
-        let mut child = command
-            .spawn()
-            .map_err(|e| Fault::failure(format!("cannot start {}: {e}", spec.program.display())))?;
+        let mut child = spawn(spec, log.is_some())?;
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             kill_group(&mut child);
             return Err(Fault::failure("no pipes to the engine"));
         };
-        if let (Some(err), Some(log)) = (child.stderr.take(), log.clone()) {
-            let drained = std::thread::Builder::new().name("engine-stderr".into()).spawn(move || {
-                // Read to the end, each line bounded: an engine that writes endlessly costs a
-                // thread's time, never memory; the log bounds the disk.
-                let mut lines = LineReader::new(BufReader::new(err), MAX_LOGGED_LINE);
-                loop {
-                    match lines.next_line() {
-                        Ok(Line::Text(t)) => log.line(Direction::Stderr, &t),
-                        Ok(Line::TooLong) => log.line(
-                            Direction::Stderr,
-                            &format!("(a line longer than {MAX_LOGGED_LINE} bytes, not logged)"),
-                        ),
-                        Ok(Line::NotUtf8) => log.line(Direction::Stderr, "(a line that is not UTF-8)"),
-                        Ok(Line::End) | Err(_) => return,
-                    }
-                }
-            });
-            if let Err(e) = drained {
-                kill_group(&mut child);
-                return Err(Fault::failure(format!("cannot start a thread to read the engine: {e}")));
-            }
-        }
-        let (tx, rx) = sync_channel(QUEUED_LINES);
-        let out_log = log.clone();
-        let reader = std::thread::Builder::new().name("engine-output".into()).spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            loop {
-                let msg = match read_line(&mut reader, MAX_ENGINE_LINE) {
-                    Ok(Line::Text(t)) => Output::Line(Instant::now(), t),
-                    Ok(Line::TooLong) => Output::Bad(format!("a line longer than {MAX_ENGINE_LINE} bytes")),
-                    Ok(Line::NotUtf8) => Output::Bad("a line that is not UTF-8".into()),
-                    Ok(Line::End) | Err(_) => {
-                        let _ = tx.send(Output::End);
-                        return;
-                    }
-                };
-                if let Some(log) = &out_log {
-                    match &msg {
-                        Output::Line(_, t) => log.line(Direction::FromEngine, t),
-                        Output::Bad(what) => {
-                            log.line(Direction::FromEngine, &format!("({what}: the engine loses)"))
-                        }
-                        Output::End => {}
-                    }
-                }
-                let stop = matches!(msg, Output::Bad(_));
-                if tx.send(msg).is_err() || stop {
-                    return;
-                }
-            }
-        });
-        if let Err(e) = reader {
+        let started = match (child.stderr.take(), log.clone()) {
+            (Some(err), Some(log)) => drain_stderr(err, log),
+            _ => Ok(()),
+        };
+        let (tx, lines) = sync_channel(QUEUED_LINES);
+        let started = started.and_then(|()| read_stdout(stdout, tx, log.clone()));
+        if let Err(e) = started {
             kill_group(&mut child);
             return Err(Fault::failure(format!("cannot start a thread to read the engine: {e}")));
         }
-        let mut e = ExternalEngine { child, stdin, lines: rx, id_name: None, log };
-        e.send("fep")?;
+        let mut e = ExternalEngine { child, stdin, lines, id_name: None, log };
+        e.handshake()?;
+        for (name, value) in &spec.options {
+            e.send(&format!("setoption name {name} value {value}"))?;
+        }
+        e.sync()?;
+        Ok(e)
+    }
+
+    /// `fep` and wait for `fepok`, keeping the `id name` given on the way.
+    fn handshake(&mut self) -> Result<(), Fault> {
+        self.send("fep")?;
         let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
         loop {
-            let line = e.recv_until(deadline, "fepok")?;
+            let line = self.recv_until(deadline, "fepok")?;
             let mut w = line.split_whitespace();
             match w.next() {
-                Some("fepok") => break,
+                Some("fepok") => return Ok(()),
                 Some("id") => {
                     if w.next() == Some("name") {
-                        e.id_name = Some(w.collect::<Vec<_>>().join(" "));
+                        self.id_name = Some(w.collect::<Vec<_>>().join(" "));
                     }
                 }
                 Some("option") | Some("info") | None => {}
                 Some(_) => return Err(Fault::failure(format!("unreadable line before fepok: {line:?}"))),
             }
         }
-        for (name, value) in &spec.options {
-            e.send(&format!("setoption name {name} value {value}"))?;
-        }
-        e.sync()?;
-        Ok(e)
     }
 
     /// Sends one line.
@@ -280,6 +233,92 @@ impl Drop for ExternalEngine {
     fn drop(&mut self) {
         kill_group(&mut self.child);
     }
+}
+
+/// How many times a program that is busy being written ("text file busy") is tried again.
+const BUSY_RETRIES: u32 = 20;
+
+/// Starts the engine's process in its own process group, with piped input and output, and
+/// standard error piped when it is logged.
+///
+/// A program file that another process still holds open for writing cannot be executed
+/// (`ETXTBSY`); this happens to a script written just before, when another thread forks at the
+/// same moment and its child inherits the write descriptor for an instant. Such a start is tried
+/// again after a short sleep, as cargo does for build scripts.
+fn spawn(spec: &ExternalSpec, pipe_stderr: bool) -> Result<Child, Fault> {
+    let mut tries = 0;
+    loop {
+        let mut command = Command::new(&spec.program);
+        let stderr = if pipe_stderr { Stdio::piped() } else { Stdio::null() };
+        command.args(&spec.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(stderr);
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        match command.spawn() {
+            Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy && tries < BUSY_RETRIES => {
+                tries += 1;
+                std::thread::sleep(Duration::from_millis(10 * u64::from(tries)));
+            }
+            Err(e) => return Err(Fault::failure(format!("cannot start {}: {e}", spec.program.display()))),
+            Ok(child) => return Ok(child),
+        }
+    }
+}
+
+/// A thread that reads the engine's standard error to the end into the log, each line bounded:
+/// an engine that writes endlessly costs a thread's time, never memory; the log bounds the disk.
+fn drain_stderr(err: std::process::ChildStderr, log: LogHandle) -> std::io::Result<()> {
+    std::thread::Builder::new().name("engine-stderr".into()).spawn(move || {
+        let mut lines = LineReader::new(BufReader::new(err), MAX_LOGGED_LINE);
+        loop {
+            match lines.next_line() {
+                Ok(Line::Text(t)) => log.line(Direction::Stderr, &t),
+                Ok(Line::TooLong) => log.line(
+                    Direction::Stderr,
+                    &format!("(a line longer than {MAX_LOGGED_LINE} bytes, not logged)"),
+                ),
+                Ok(Line::NotUtf8) => log.line(Direction::Stderr, "(a line that is not UTF-8)"),
+                Ok(Line::End) | Err(_) => return,
+            }
+        }
+    })?;
+    Ok(())
+}
+
+/// A thread that turns the engine's standard output into [`Output`]s on `tx`, logging each, and
+/// stops after the end or the first line that breaks the protocol's bounds.
+fn read_stdout(
+    stdout: std::process::ChildStdout,
+    tx: std::sync::mpsc::SyncSender<Output>,
+    log: Option<LogHandle>,
+) -> std::io::Result<()> {
+    std::thread::Builder::new().name("engine-output".into()).spawn(move || {
+        let mut reader = BufReader::new(stdout);
+        loop {
+            let msg = match read_line(&mut reader, MAX_ENGINE_LINE) {
+                Ok(Line::Text(t)) => Output::Line(Instant::now(), t),
+                Ok(Line::TooLong) => Output::Bad(format!("a line longer than {MAX_ENGINE_LINE} bytes")),
+                Ok(Line::NotUtf8) => Output::Bad("a line that is not UTF-8".into()),
+                Ok(Line::End) | Err(_) => {
+                    let _ = tx.send(Output::End);
+                    return;
+                }
+            };
+            if let Some(log) = &log {
+                match &msg {
+                    Output::Line(_, t) => log.line(Direction::FromEngine, t),
+                    Output::Bad(what) => {
+                        log.line(Direction::FromEngine, &format!("({what}: the engine loses)"))
+                    }
+                    Output::End => {}
+                }
+            }
+            let stop = matches!(msg, Output::Bad(_));
+            if tx.send(msg).is_err() || stop {
+                return;
+            }
+        }
+    })?;
+    Ok(())
 }
 
 /// Kills the engine and everything in its process group (the children of a shell script),
