@@ -82,6 +82,9 @@ pub struct SampleConfig {
     /// are CRC-protected and written from rule-checked games, and `fanorona data validate`
     /// checks them fully.
     pub check_rules: bool,
+    /// Only positions whose side to move has no capture (quiet positions, the only ones the
+    /// search evaluates: captures are compulsory, and its quiescence plays them out first).
+    pub quiet_only: bool,
 }
 
 impl Default for SampleConfig {
@@ -93,6 +96,7 @@ impl Default for SampleConfig {
             dedup: false,
             mirror: false,
             check_rules: false,
+            quiet_only: false,
         }
     }
 }
@@ -177,7 +181,7 @@ impl SampleExtractor {
         let winner = record.outcome.winner;
         let seen = &mut self.seen;
         let mut visit = |ply: usize, pos: &Position, turn: &crate::Turn| {
-            if ply < c.skip_plies {
+            if ply < c.skip_plies || (c.quiet_only && pos.has_capture()) {
                 return;
             }
             let result = match winner {

@@ -57,3 +57,21 @@ fn passed_over_records_are_still_checked() {
     assert!(matches!(first, Err(DataError::Crc { record: 2, .. })), "{first:?}");
     assert!(reader.read_record_where(&mut |_| true).is_none());
 }
+
+#[test]
+fn quiet_only_keeps_exactly_the_positions_without_a_capture() {
+    let games = common::random_games(6, 11);
+    let all_config = SampleConfig { mirror: true, ..SampleConfig::default() };
+    let mut all = Vec::new();
+    let mut quiet = Vec::new();
+    let mut x = fanorona_data::SampleExtractor::new(all_config);
+    let mut q = fanorona_data::SampleExtractor::new(SampleConfig { quiet_only: true, ..all_config });
+    for (i, g) in games.iter().enumerate() {
+        x.extract(g, i as u64, &mut all).unwrap();
+        q.extract(g, i as u64, &mut quiet).unwrap();
+    }
+    let want: Vec<_> = all.iter().filter(|s| !s.position.has_capture()).copied().collect();
+    assert_eq!(quiet, want);
+    // Random games have both kinds, so the filter is tested on each.
+    assert!(!quiet.is_empty() && quiet.len() < all.len(), "{} of {}", quiet.len(), all.len());
+}

@@ -96,10 +96,11 @@ pub enum Paths {
 /// Streaming: one game is decoded at a time. With `shuffle_buffer=0` the samples come in game
 /// then ply order; otherwise each comes from a uniform pick in a buffer of that many (seeded
 /// by `seed`). The sample options are those of `fanorona train`: `target` ("result", "score"
-/// or "blend"), `score_weight`, `score_scale`, `skip_plies`, `dedup`, and `mirror` (also give
-/// every sample mirrored, marked `mirrored`).
+/// or "blend"), `score_weight`, `score_scale`, `skip_plies`, `dedup`, `mirror` (also give
+/// every sample mirrored, marked `mirrored`) and `quiet_only` (only positions whose side to move
+/// has no capture).
 #[pyfunction]
-#[pyo3(signature = (paths, batch_size=1024, shuffle_buffer=0, seed=1, *, target="blend", score_weight=fanorona_data::samples::DEFAULT_SCORE_WEIGHT, score_scale=fanorona_data::samples::DEFAULT_SCORE_SCALE, skip_plies=0, dedup=false, mirror=false))]
+#[pyo3(signature = (paths, batch_size=1024, shuffle_buffer=0, seed=1, *, target="blend", score_weight=fanorona_data::samples::DEFAULT_SCORE_WEIGHT, score_scale=fanorona_data::samples::DEFAULT_SCORE_SCALE, skip_plies=0, dedup=false, mirror=false, quiet_only=false))]
 #[allow(clippy::too_many_arguments)]
 pub fn samples(
     paths: Paths,
@@ -112,6 +113,7 @@ pub fn samples(
     skip_plies: usize,
     dedup: bool,
     mirror: bool,
+    quiet_only: bool,
 ) -> PyResult<SampleBatches> {
     let files = match paths {
         Paths::One(p) => vec![p],
@@ -142,6 +144,7 @@ pub fn samples(
         dedup,
         mirror,
         check_rules: false,
+        quiet_only,
     };
     Ok(SampleBatches {
         samples: Samples::open(&files, config),

@@ -28,6 +28,9 @@ pub struct SampleArgs {
     /// random instead).
     #[arg(long)]
     pub mirror: bool,
+    /// Only positions whose side to move has no capture (data.quiet_only).
+    #[arg(long)]
+    pub quiet_only: bool,
 }
 
 fn parse_target(s: &str) -> Result<Target, String> {
@@ -50,6 +53,7 @@ impl SampleArgs {
             dedup: self.dedup,
             mirror: self.mirror,
             check_rules: false,
+            quiet_only: self.quiet_only,
         })
     }
 }

@@ -25,6 +25,7 @@ use crate::TrainError;
 /// shuffle_buffer = 200000
 /// mirror = true          # random left-right mirroring of training positions
 /// dedup = false
+/// quiet_only = false    # train only on positions whose side to move has no capture
 ///
 /// [optim]
 /// optimizer = "adamw"    # or "adam"
@@ -107,6 +108,9 @@ pub struct DataConfig {
     pub mirror: bool,
     /// Give each position only once (costs memory per distinct position).
     pub dedup: bool,
+    /// Train only on quiet positions: those whose side to move has no capture, the only ones
+    /// the search evaluates.
+    pub quiet_only: bool,
 }
 
 /// Optimiser and learning-rate schedule.
@@ -184,6 +188,7 @@ impl Default for DataConfig {
             shuffle_buffer: 200_000,
             mirror: true,
             dedup: false,
+            quiet_only: false,
         }
     }
 }

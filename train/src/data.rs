@@ -119,6 +119,7 @@ impl Source {
                 dedup: d.dedup,
                 mirror: false,
                 check_rules: false,
+                quiet_only: d.quiet_only,
             },
             val_fraction: d.val_fraction,
         }
