@@ -200,6 +200,12 @@ fn compare(now: &Figures, before: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The binary's allocator (src/main.rs), so that the training figure is the one `fanorona
+/// train` reaches.
+#[cfg(feature = "train")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> anyhow::Result<()> {
     // `cargo bench` passes `--bench`; anything else unknown is refused.
     let mut json_out = false;

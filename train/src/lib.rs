@@ -3,6 +3,7 @@
 
 mod baseline;
 mod config;
+mod crelu;
 mod data;
 mod error;
 mod metrics;
@@ -10,6 +11,7 @@ mod model;
 mod paths;
 mod run;
 mod schedule;
+mod step;
 mod synthetic;
 mod throughput;
 

@@ -7,6 +7,7 @@ use burn::tensor::activation::relu;
 use fanorona_engine::nn::{Activation, Architecture, Network, QuantisedNetwork, weight_limits};
 
 use crate::TrainError;
+use crate::crelu::{clamp_param, clipped_relu};
 
 /// The value network in burn: the engine's [`Architecture`] as `Linear` layers with its
 /// activation between them and tanh at the end, exactly the engine's float forward pass
@@ -60,7 +61,7 @@ impl ValueNet {
             if i < last {
                 x = match self.activation {
                     Activation::Relu => relu(x),
-                    Activation::ClippedRelu => x.clamp(0.0, 1.0),
+                    Activation::ClippedRelu => clipped_relu(x),
                 };
             }
         }
@@ -99,8 +100,8 @@ impl ValueNet {
             .enumerate()
             .map(|(k, l)| {
                 let (w, b) = weight_limits(k, n);
-                let weight = l.weight.map(|t| regrad(t.is_require_grad(), t.clamp(-w, w)));
-                let bias = l.bias.map(|p| p.map(|t| regrad(t.is_require_grad(), t.clamp(-b, b))));
+                let weight = l.weight.map(|t| clamp_param(t, w));
+                let bias = l.bias.map(|p| p.map(|t| clamp_param(t, b)));
                 Linear { weight, bias }
             })
             .collect();
@@ -150,12 +151,6 @@ impl ValueNet {
         }
         Ok(net)
     }
-}
-
-/// `t` as a fresh leaf, tracking gradients again when the parameter did.
-fn regrad<const D: usize>(require_grad: bool, t: Tensor<D>) -> Tensor<D> {
-    let t = t.detach();
-    if require_grad { t.require_grad() } else { t }
 }
 
 /// The device for a backend.

@@ -6,9 +6,8 @@ use std::sync::Arc;
 use std::sync::mpsc::{Receiver, sync_channel};
 use std::time::Instant;
 
-use burn::nn::loss::{MseLoss, Reduction};
 use burn::optim::decay::WeightDecayConfig;
-use burn::optim::{AdamConfig, AdamWConfig, GradientsParams, ModuleOptimizer};
+use burn::optim::{AdamConfig, AdamWConfig, ModuleOptimizer};
 use burn::prelude::*;
 use fanorona_data::rundir::{read_state, write_atomic, write_json};
 use fanorona_engine::nn::{Architecture, INPUTS, Network};
@@ -22,6 +21,7 @@ use crate::metrics::{EpochMetrics, write_metrics};
 use crate::model::{ValueNet, device_for};
 use crate::paths::{rebase, relative_to};
 use crate::schedule::learning_rate;
+use crate::step::train_step;
 use crate::{Optimizer, TrainConfig, TrainError};
 
 /// Version of `state.json`.
@@ -221,7 +221,8 @@ fn scan(source: &Source) -> Result<(DataSummary, MaterialStats, MaterialStats), 
     Ok((summary, train, val))
 }
 
-fn make_optimizer(config: &TrainConfig) -> ModuleOptimizer {
+/// The configured optimiser.
+pub(crate) fn make_optimizer(config: &TrainConfig) -> ModuleOptimizer {
     let wd = config.optim.weight_decay as f32;
     match config.optim.optimizer {
         Optimizer::AdamW => AdamWConfig::new().with_weight_decay(wd).init(),
@@ -484,7 +485,6 @@ fn train_epoch(
     step: &mut u64,
     progress: &mut dyn FnMut(&Progress) -> ControlFlow<()>,
 ) -> Result<(ValueNet, Trained), TrainError> {
-    let mse = MseLoss::new();
     let (mut loss_sum, mut seen, mut step_in_epoch) = (0.0f64, 0u64, 0u64);
     let mut lr = learning_rate(plan.optim, *step, plan.total_steps);
     let start = Instant::now();
@@ -495,12 +495,8 @@ fn train_epoch(
         let b = msg?;
         let n = b.len();
         lr = learning_rate(plan.optim, *step, plan.total_steps);
-        let x = Tensor::<2>::from_data(TensorData::new(b.x, [n, INPUTS]), device);
-        let y = Tensor::<2>::from_data(TensorData::new(b.y, [n, 1]), device);
-        let loss = mse.forward(model.forward(x), y, Reduction::Mean);
-        let grads = GradientsParams::from_grads(loss.backward(), &model);
-        model = optim.step(lr, model, grads).clip_weights();
-        let l: f32 = loss.into_scalar();
+        let l;
+        (model, l) = train_step(model, optim, lr, b.x, b.y, device);
         *step += 1;
         step_in_epoch += 1;
         if !l.is_finite() {
