@@ -26,7 +26,7 @@
 //!   point index, approach before withdrawal, each turn followed by its continuations), which
 //!   the search's transposition table relies on.
 
-use crate::tables::{EDGE, LINE_NEIGHBORS, NEIGHBOR, RAY, RISING};
+use crate::tables::{EDGE, LINE_NEIGHBORS, NEIGHBOR, RAY, RISING, WINDOW_EDGE};
 use crate::{Bitboard, CaptureKind, Direction, Move, MoveList, Point, Position, Step, window};
 
 /// Calls `$body` with `$d` bound to each direction index 0..8 as a constant, so that shifts
@@ -184,8 +184,8 @@ fn below_steps(
     while stops != 0 {
         let bit = stops.trailing_zeros();
         stops &= stops - 1;
-        let q = at.wrapping_add_signed(window::BIT_OFFSET[bit as usize]);
-        let edge = &EDGE[at][q];
+        let edge = &WINDOW_EDGE[at][bit as usize & 15];
+        let q = usize::from(edge.to);
         let free = free & !(1u64 << q);
         // A quick test first (a free point to go to, an enemy stone in reach), then the steps.
         if edge.next_targets & free == 0 || edge.next_reach & them == 0 {
