@@ -17,9 +17,12 @@
 //!   of the board around it ([`window`]: free neighbours, enemy stones two steps away, enemy
 //!   stones behind), counts them by table and loops only over the steps that may go on,
 //!   approaches and withdrawals alike, with as few data-dependent branches as possible (a
-//!   mispredicted branch costs more than the dozen operations of a window);
+//!   mispredicted branch costs more than the dozen operations of a window); a stop's steps are
+//!   read before its capture is worked out (they do not depend on it), so a stop with no step
+//!   costs neither its capture nor a call, and the two captures onto one stop share its windows;
 //! - a chain step reads one entry of the `EDGE` table, indexed by origin and destination
-//!   (victim points, capture rays, where the next step may go), and a captured line is cut
+//!   (`WINDOW_EDGE` when counting: by origin and window bit), with its victim points, capture
+//!   rays and where the next step may go, and a captured line is cut
 //!   out of a ray with two bit operations instead of a walk;
 //! - perft's inner plies are played on the two sets of stones alone ([`for_each_turn`]), with
 //!   no list, no [`Move`] and no hash; [`Position::generate_moves`] keeps its order (targets by
