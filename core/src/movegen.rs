@@ -29,7 +29,7 @@
 //!   point index, approach before withdrawal, each turn followed by its continuations), which
 //!   the search's transposition table relies on.
 
-use crate::tables::{EDGE, LINE_NEIGHBORS, NEIGHBOR, RAY, RISING, WINDOW_EDGE};
+use crate::tables::{EDGE, NEIGHBOR, RAY, RISING, WINDOW_EDGE};
 use crate::{Bitboard, CaptureKind, Direction, Move, MoveList, Point, Position, Step, window};
 
 /// Calls `$body` with `$d` bound to each direction index 0..8 as a constant, so that shifts
@@ -83,39 +83,39 @@ fn capture_origins(us: Bitboard, them: Bitboard, empty: Bitboard) -> Bitboard {
     Bitboard(any & us)
 }
 
-/// Emits every turn that continues `mv` (whose stone is on `at`) by capturing steps, in the
-/// order of [`Position::generate_moves`]: targets by point index, an approach before a
-/// withdrawal, each turn followed by its own continuations. Arguments as for [`count_chains`].
-fn gen_chains(mv: &Move, at: usize, targets: u64, free: u64, them: u64, out: &mut MoveList) {
-    let mut targets = targets & free;
-    let edges = &EDGE[at];
-    while targets != 0 {
-        let q = targets.trailing_zeros() as usize;
-        targets &= targets - 1;
-        let edge = &edges[q];
-        if edge.victims & them == 0 {
-            continue;
-        }
+/// Emits every turn that continues `mv` (whose stone is on `at`, arrived by the step whose
+/// window bit is `ahead`, 0 for none) by capturing steps, in the order of
+/// [`Position::generate_moves`]: targets by point index (window bits run in point order), an
+/// approach before a withdrawal, each turn followed by its own continuations. The capturing
+/// steps are found at once from windows ([`capture_steps`]), so only they are visited.
+fn gen_chains(mv: &Move, at: usize, ahead: u32, free: u64, them: u64, out: &mut MoveList) {
+    let (approach, withdrawal) = capture_steps(at, ahead, free, them);
+    let mut stops = approach | withdrawal;
+    while stops != 0 {
+        let bit = stops.trailing_zeros();
+        stops &= stops - 1;
+        let edge = &WINDOW_EDGE[at][bit as usize & 15];
+        let q = usize::from(edge.to);
         let free = free & !(1u64 << q);
         let go_on = edge.next_targets & free != 0 && edge.next_reach & them != 0;
         let direction = Direction::from_index(edge.direction as usize);
         let to = Point::ALL[q];
-        if edge.approach & them != 0 {
+        if approach & (1 << bit) != 0 {
             let run = run_along(edge.approach_ray, edge.rising, them);
             let mut next = *mv;
             next.push(Step::new(direction, CaptureKind::Approach), to, Bitboard(run));
             out.push(next);
             if go_on {
-                gen_chains(&next, q, edge.next_targets, free | run, them & !run, out);
+                gen_chains(&next, q, 1 << bit, free | run, them & !run, out);
             }
         }
-        if edge.withdrawal & them != 0 {
+        if withdrawal & (1 << bit) != 0 {
             let run = run_along(edge.withdrawal_ray, !edge.rising, them);
             let mut next = *mv;
             next.push(Step::new(direction, CaptureKind::Withdrawal), to, Bitboard(run));
             out.push(next);
             if go_on {
-                gen_chains(&next, q, edge.next_targets, free | run, them & !run, out);
+                gen_chains(&next, q, 1 << bit, free | run, them & !run, out);
             }
         }
     }
@@ -470,8 +470,7 @@ impl Position {
         let origins = capture_origins(us, them, empty);
         if origins.any() {
             for from in origins {
-                let at = from.index();
-                gen_chains(&Move::start(from), at, LINE_NEIGHBORS[at], empty.0, them.0, out);
+                gen_chains(&Move::start(from), from.index(), 0, empty.0, them.0, out);
             }
         } else {
             for from in us {
