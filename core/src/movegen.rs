@@ -313,9 +313,9 @@ fn count_captures(us: u64, them: u64, empty: u64) -> Option<u64> {
         above |= any[D];
     });
     each_direction!(D => {
-        // Destinations of first steps in direction D that may go on, approaches and
-        // withdrawals apart (the origin, now empty, is visited, so a step back never counts:
-        // it is not in `empty`).
+        // Destinations of first steps in direction D that may go on, an approach and a
+        // withdrawal onto the same point together (the origin, now empty, is visited, so a
+        // step back never counts: it is not in `empty`).
         let back = (D + 4) & 7;
         let ahead = 1 << window::DIRECTION_BIT[D];
         let mut stops = shift(any[D] & us, D) & others[D];
@@ -404,8 +404,9 @@ pub(crate) fn for_each_turn(us: u64, them: u64, f: &mut impl FnMut(u64, u64)) {
     });
 }
 
-/// [`for_each_turn`] for the turns that continue a chain whose stone is on `at` (arguments as
-/// for [`count_chains`]; `rest` holds the other stones of the side that moves).
+/// [`for_each_turn`] for the turns that continue a chain whose stone is on `at`: `targets` the
+/// points it may step to before removing what is occupied or visited, `free` the empty points
+/// it has not occupied this turn, `rest` the other stones of the side that moves.
 fn apply_chains(at: usize, targets: u64, free: u64, them: u64, rest: u64, f: &mut impl FnMut(u64, u64)) {
     let mut targets = targets & free;
     let edges = &EDGE[at];
