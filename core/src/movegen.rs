@@ -17,16 +17,19 @@
 //!   of the board around it ([`window`]: free neighbours, enemy stones two steps away, enemy
 //!   stones behind), counts them by table and loops only over the steps that may go on,
 //!   approaches and withdrawals alike, with as few data-dependent branches as possible (a
-//!   mispredicted branch costs more than the dozen operations of a window);
+//!   mispredicted branch costs more than the dozen operations of a window); a stop's steps are
+//!   read before its capture is worked out (they do not depend on it), so a stop with no step
+//!   costs neither its capture nor a call, and the two captures onto one stop share its windows;
 //! - a chain step reads one entry of the `EDGE` table, indexed by origin and destination
-//!   (victim points, capture rays, where the next step may go), and a captured line is cut
+//!   (`WINDOW_EDGE` when counting: by origin and window bit), with its victim points, capture
+//!   rays and where the next step may go, and a captured line is cut
 //!   out of a ray with two bit operations instead of a walk;
 //! - perft's inner plies are played on the two sets of stones alone ([`for_each_turn`]), with
 //!   no list, no [`Move`] and no hash; [`Position::generate_moves`] keeps its order (targets by
 //!   point index, approach before withdrawal, each turn followed by its continuations), which
 //!   the search's transposition table relies on.
 
-use crate::tables::{EDGE, LINE_NEIGHBORS, NEIGHBOR, RAY, RISING};
+use crate::tables::{EDGE, NEIGHBOR, RAY, RISING, WINDOW_EDGE};
 use crate::{Bitboard, CaptureKind, Direction, Move, MoveList, Point, Position, Step, window};
 
 /// Calls `$body` with `$d` bound to each direction index 0..8 as a constant, so that shifts
@@ -80,39 +83,39 @@ fn capture_origins(us: Bitboard, them: Bitboard, empty: Bitboard) -> Bitboard {
     Bitboard(any & us)
 }
 
-/// Emits every turn that continues `mv` (whose stone is on `at`) by capturing steps, in the
-/// order of [`Position::generate_moves`]: targets by point index, an approach before a
-/// withdrawal, each turn followed by its own continuations. Arguments as for [`count_chains`].
-fn gen_chains(mv: &Move, at: usize, targets: u64, free: u64, them: u64, out: &mut MoveList) {
-    let mut targets = targets & free;
-    let edges = &EDGE[at];
-    while targets != 0 {
-        let q = targets.trailing_zeros() as usize;
-        targets &= targets - 1;
-        let edge = &edges[q];
-        if edge.victims & them == 0 {
-            continue;
-        }
+/// Emits every turn that continues `mv` (whose stone is on `at`, arrived by the step whose
+/// window bit is `ahead`, 0 for none) by capturing steps, in the order of
+/// [`Position::generate_moves`]: targets by point index (window bits run in point order), an
+/// approach before a withdrawal, each turn followed by its own continuations. The capturing
+/// steps are found at once from windows ([`capture_steps`]), so only they are visited.
+fn gen_chains(mv: &Move, at: usize, ahead: u32, free: u64, them: u64, out: &mut MoveList) {
+    let (approach, withdrawal) = capture_steps(at, ahead, free, them);
+    let mut stops = approach | withdrawal;
+    while stops != 0 {
+        let bit = stops.trailing_zeros();
+        stops &= stops - 1;
+        let edge = &WINDOW_EDGE[at][bit as usize & 15];
+        let q = usize::from(edge.to);
         let free = free & !(1u64 << q);
         let go_on = edge.next_targets & free != 0 && edge.next_reach & them != 0;
         let direction = Direction::from_index(edge.direction as usize);
         let to = Point::ALL[q];
-        if edge.approach & them != 0 {
+        if approach & (1 << bit) != 0 {
             let run = run_along(edge.approach_ray, edge.rising, them);
             let mut next = *mv;
             next.push(Step::new(direction, CaptureKind::Approach), to, Bitboard(run));
             out.push(next);
             if go_on {
-                gen_chains(&next, q, edge.next_targets, free | run, them & !run, out);
+                gen_chains(&next, q, 1 << bit, free | run, them & !run, out);
             }
         }
-        if edge.withdrawal & them != 0 {
+        if withdrawal & (1 << bit) != 0 {
             let run = run_along(edge.withdrawal_ray, !edge.rising, them);
             let mut next = *mv;
             next.push(Step::new(direction, CaptureKind::Withdrawal), to, Bitboard(run));
             out.push(next);
             if go_on {
-                gen_chains(&next, q, edge.next_targets, free | run, them & !run, out);
+                gen_chains(&next, q, 1 << bit, free | run, them & !run, out);
             }
         }
     }
@@ -137,54 +140,121 @@ fn run_beyond(p: usize, d: usize, them: u64) -> u64 {
     run_along(RAY[d][p], RISING & (1 << d) != 0, them)
 }
 
-/// Counts the turns that continue a chain whose stone is on `at`, arrived by the step whose
-/// window bit is `ahead` (it may not step that way again); `free` holds the empty points it
-/// has not occupied this turn.
+/// The capturing steps of a stone on `at` that arrived by the step whose window bit is
+/// `ahead`, as windows (approaches, withdrawals), read from three windows of the board: the
+/// free neighbours, the enemy stones two steps away and the enemy stones behind.
 ///
-/// Every capturing step from `at` is found at once from three windows ([`window`]): the free
-/// neighbours, the enemy stones two steps away (approach) and the enemy stones behind
-/// (withdrawal); they are counted by a table, and only the steps that may go on
-/// are followed. Whether a step can go on does not depend on what it captured (the captured
-/// line lies along the step, which the next step may neither repeat nor reverse), so one
-/// quick test serves its approach and its withdrawal, before either capture is worked out.
-///
-/// One level of the recursion is unrolled: the steps after the next are counted by a call.
-fn count_chains(at: usize, ahead: u32, free: u64, them: u64) -> u64 {
-    chain_steps(at, ahead, free, them, |q, ahead, free, them| chain_steps(q, ahead, free, them, count_chains))
-}
-
-/// The body of [`count_chains`], with `deeper` counting the continuations of each step.
+/// They do not depend on what the step onto `at` captured: the captured line lies along that
+/// step, which the next may neither repeat nor reverse, and no other step from `at` reads a
+/// point of that line. So the steps of a stop can be read before its capture is worked out.
 #[inline(always)]
-fn chain_steps(
-    at: usize,
-    ahead: u32,
-    free: u64,
-    them: u64,
-    deeper: impl Fn(usize, u32, u64, u64) -> u64,
-) -> u64 {
+fn capture_steps(at: usize, ahead: u32, free: u64, them: u64) -> (u32, u32) {
     let steps = window::near(free, at) & !ahead;
     let approach = steps & window::far(them, at);
     let withdrawal = steps & u32::from(window::OPPOSITE[window::near(them, at) as usize]);
-    // Bits 0..9 the approaches, 9..18 the withdrawals: one loop follows both, with no test of
-    // which one a bit is beyond a select.
-    let mut n = u64::from(window::COUNT[approach as usize] + window::COUNT[withdrawal as usize]);
-    let mut going = approach | withdrawal << 9;
-    while going != 0 {
-        let b = going.trailing_zeros();
-        going &= going - 1;
-        let withdraws = b >= 9;
-        let bit = if withdraws { b - 9 } else { b };
-        let q = at.wrapping_add_signed(window::BIT_OFFSET[bit as usize]);
-        let edge = &EDGE[at][q];
+    (approach, withdrawal)
+}
+
+/// Counts the turns that go on from the stops of the capturing steps `approach` and
+/// `withdrawal` (windows around `at`, whose board is `free` and `them`), not the stops
+/// themselves.
+///
+/// Each stop's own steps are read ([`capture_steps`]) before its capture is worked out, so a
+/// stop with no step costs neither its capture nor a call. One level of the recursion is
+/// unrolled: the steps after the next are counted by a call.
+fn count_below(at: usize, approach: u32, withdrawal: u32, free: u64, them: u64) -> u64 {
+    below_steps(at, approach, withdrawal, free, them, count_below_inline)
+}
+
+/// [`count_below`] inlined into its caller: the unrolled level.
+#[inline(always)]
+fn count_below_inline(at: usize, approach: u32, withdrawal: u32, free: u64, them: u64) -> u64 {
+    below_steps(at, approach, withdrawal, free, them, count_below)
+}
+
+/// The body of [`count_below`], with `deeper` counting below each stop that has steps.
+#[inline(always)]
+fn below_steps(
+    at: usize,
+    approach: u32,
+    withdrawal: u32,
+    free: u64,
+    them: u64,
+    deeper: impl Fn(usize, u32, u32, u64, u64) -> u64 + Copy,
+) -> u64 {
+    let mut n = 0;
+    let mut stops = approach | withdrawal;
+    while stops != 0 {
+        let bit = stops.trailing_zeros();
+        stops &= stops - 1;
+        let edge = &WINDOW_EDGE[at][bit as usize & 15];
+        let q = usize::from(edge.to);
         let free = free & !(1u64 << q);
+        // A quick test first (a free point to go to, an enemy stone in reach), then the steps.
         if edge.next_targets & free == 0 || edge.next_reach & them == 0 {
             continue;
         }
-        let ray = if withdraws { edge.withdrawal_ray } else { edge.approach_ray };
-        let run = run_along(ray, edge.rising != withdraws, them);
-        n += deeper(q, 1 << bit, free | run, them & !run);
+        let (next_approach, next_withdrawal) = capture_steps(q, 1 << bit, free, them);
+        if next_approach | next_withdrawal == 0 {
+            continue;
+        }
+        let kinds = (approach >> bit & 1) | (withdrawal >> bit & 1) << 1;
+        let stop = Stop { at: q, approach: next_approach, withdrawal: next_withdrawal, free, them };
+        n += stop.count(edge.approach_ray, edge.withdrawal_ray, edge.rising, kinds, deeper);
     }
     n
+}
+
+/// A stop of a chain with its capturing steps, on the board before the step onto it captured
+/// (its steps do not depend on that capture, see [`capture_steps`]).
+#[derive(Clone, Copy)]
+struct Stop {
+    at: usize,
+    approach: u32,
+    withdrawal: u32,
+    free: u64,
+    them: u64,
+}
+
+impl Stop {
+    /// The turns that go on from this stop, for each capture that reached it (`kinds`: bit 0
+    /// an approach along `approach_ray`, bit 1 a withdrawal along `withdrawal_ray`; `rising`
+    /// as for [`run_along`] of the approach), `deeper` counting below each next stop.
+    ///
+    /// Both captures reach the same stop with the same steps, read once; only what lies
+    /// below differs. One capture is the common case and costs no branch on which it is.
+    #[inline(always)]
+    fn count(
+        &self,
+        approach_ray: u64,
+        withdrawal_ray: u64,
+        rising: bool,
+        kinds: u32,
+        deeper: impl Fn(usize, u32, u32, u64, u64) -> u64 + Copy,
+    ) -> u64 {
+        let steps =
+            u64::from(window::COUNT[self.approach as usize] + window::COUNT[self.withdrawal as usize]);
+        // The first capture the stop was reached by: the withdrawal when it is the only one.
+        let withdraws = kinds == 2;
+        let (mut ray, mut runs_up) =
+            if withdraws { (withdrawal_ray, !rising) } else { (approach_ray, rising) };
+        let mut twin = kinds == 3;
+        let mut n = 0;
+        // One call site for both captures, so that `deeper` is inlined once.
+        loop {
+            n += steps + self.below(run_along(ray, runs_up, self.them), deeper);
+            if !twin {
+                break n;
+            }
+            (ray, runs_up, twin) = (withdrawal_ray, !rising, false);
+        }
+    }
+
+    /// The turns below this stop after capturing `run`.
+    #[inline(always)]
+    fn below(&self, run: u64, deeper: impl Fn(usize, u32, u32, u64, u64) -> u64) -> u64 {
+        deeper(self.at, self.approach, self.withdrawal, self.free | run, self.them & !run)
+    }
 }
 
 /// `b` moved one step in direction index `d` (a geometric shift, see [`Bitboard::shift`]).
@@ -243,24 +313,21 @@ fn count_captures(us: u64, them: u64, empty: u64) -> Option<u64> {
         above |= any[D];
     });
     each_direction!(D => {
-        // Destinations of first steps in direction D that may go on, approaches and
-        // withdrawals apart (the origin, now empty, is visited, so a step back never counts:
-        // it is not in `empty`).
+        // Destinations of first steps in direction D that may go on, an approach and a
+        // withdrawal onto the same point together (the origin, now empty, is visited, so a
+        // step back never counts: it is not in `empty`).
         let back = (D + 4) & 7;
         let ahead = 1 << window::DIRECTION_BIT[D];
-        let mut approaching = shift(approach[D] & us, D) & others[D];
-        while approaching != 0 {
-            let q = approaching.trailing_zeros() as usize;
-            approaching &= approaching - 1;
-            let run = run_beyond(q, D, them);
-            n += count_chains(q, ahead, (empty & !(1u64 << q)) | run, them & !run);
-        }
-        let mut withdrawing = shift(withdrawal[D] & us, D) & others[D];
-        while withdrawing != 0 {
-            let q = withdrawing.trailing_zeros() as usize;
-            withdrawing &= withdrawing - 1;
-            let run = run_beyond(NEIGHBOR[back][q] as usize, back, them);
-            n += count_chains(q, ahead, (empty & !(1u64 << q)) | run, them & !run);
+        let mut stops = shift(any[D] & us, D) & others[D];
+        while stops != 0 {
+            let q = stops.trailing_zeros() as usize;
+            stops &= stops - 1;
+            let p = NEIGHBOR[back][q] as usize;
+            let free = empty & !(1u64 << q);
+            let (next_approach, next_withdrawal) = capture_steps(q, ahead, free, them);
+            let kinds = (approach[D] >> p & 1) as u32 | ((withdrawal[D] >> p & 1) as u32) << 1;
+            let stop = Stop { at: q, approach: next_approach, withdrawal: next_withdrawal, free, them };
+            n += stop.count(RAY[D][q], RAY[back][p], RISING & (1 << D) != 0, kinds, count_below);
         }
     });
     Some(n)
@@ -337,8 +404,9 @@ pub(crate) fn for_each_turn(us: u64, them: u64, f: &mut impl FnMut(u64, u64)) {
     });
 }
 
-/// [`for_each_turn`] for the turns that continue a chain whose stone is on `at` (arguments as
-/// for [`count_chains`]; `rest` holds the other stones of the side that moves).
+/// [`for_each_turn`] for the turns that continue a chain whose stone is on `at`: `targets` the
+/// points it may step to before removing what is occupied or visited, `free` the empty points
+/// it has not occupied this turn, `rest` the other stones of the side that moves.
 fn apply_chains(at: usize, targets: u64, free: u64, them: u64, rest: u64, f: &mut impl FnMut(u64, u64)) {
     let mut targets = targets & free;
     let edges = &EDGE[at];
@@ -403,8 +471,7 @@ impl Position {
         let origins = capture_origins(us, them, empty);
         if origins.any() {
             for from in origins {
-                let at = from.index();
-                gen_chains(&Move::start(from), at, LINE_NEIGHBORS[at], empty.0, them.0, out);
+                gen_chains(&Move::start(from), from.index(), 0, empty.0, them.0, out);
             }
         } else {
             for from in us {

@@ -123,6 +123,8 @@ pub(crate) struct Edge {
     pub rising: bool,
     /// The direction index of the step.
     pub direction: u8,
+    /// The destination's point index.
+    pub to: u8,
 }
 
 /// `EDGE[p][q]`: the step from `p` to its line neighbour `q` (all empty when they are not
@@ -140,6 +142,7 @@ pub(crate) static EDGE: [[Edge; 45]; 45] = {
         next_reach: 0,
         rising: false,
         direction: 0,
+        to: 0,
     };
     let mut t = [[none; 45]; 45];
     let mut p = 0;
@@ -160,7 +163,29 @@ pub(crate) static EDGE: [[Edge; 45]; 45] = {
                     next_reach: NEXT_REACH[d][q],
                     rising: RISING & (1 << d) != 0,
                     direction: d as u8,
+                    to: q as u8,
                 };
+            }
+            d += 1;
+        }
+        p += 1;
+    }
+    t
+};
+
+/// `WINDOW_EDGE[p][b]`: [`EDGE`] of the step from `p` whose window bit is `b`
+/// ([`crate::window`]), so that a walk over a window needs neither the destination's index
+/// nor a bounds check (rows of 16, indexed by `b & 15`; entries that are no step are empty).
+pub(crate) static WINDOW_EDGE: [[Edge; 16]; 45] = {
+    // EDGE[0][0] is no step: a point is not its own neighbour.
+    let mut t = [[EDGE[0][0]; 16]; 45];
+    let mut p = 0;
+    while p < 45 {
+        let mut d = 0;
+        while d < 8 {
+            let q = NEIGHBOR[d][p];
+            if q != NONE {
+                t[p][crate::window::DIRECTION_BIT[d] as usize] = EDGE[p][q as usize];
             }
             d += 1;
         }
@@ -286,6 +311,9 @@ mod tests {
                 assert_eq!(e.approach, STEP[d][q as usize]);
                 assert_eq!(e.approach_ray & e.approach, e.approach);
                 assert_eq!(e.withdrawal_ray & e.withdrawal, e.withdrawal);
+                assert_eq!(e.to, q);
+                let w = &WINDOW_EDGE[p][crate::window::DIRECTION_BIT[d] as usize];
+                assert_eq!((w.to, w.approach, w.withdrawal_ray), (q, e.approach, e.withdrawal_ray));
             }
         }
     }

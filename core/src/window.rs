@@ -20,8 +20,10 @@ pub(crate) const DIRECTION_BIT: [u32; 8] = [7, 8, 5, 2, 1, 0, 3, 6];
 /// The change of point index of the step to each window bit (bit 4, `at` itself, is 0).
 pub(crate) const BIT_OFFSET: [isize; 9] = [-10, -9, -8, -1, 0, 1, 8, 9, 10];
 
-/// Where `at` sits after the rotation of [`near`] and of [`far`].
-const NEAR_AT: u32 = 10;
+/// Where `at` sits after the rotation of [`near`] and of [`far`]: the same place, so that the
+/// windows of one point share a rotation amount, and [`near`] and [`far`] of one board its
+/// rotation.
+const NEAR_AT: u32 = 20;
 const FAR_AT: u32 = 20;
 
 /// Per point: the line neighbours (`near`) and the points two steps along a line (`far`),
@@ -86,9 +88,10 @@ pub(crate) static COUNT: [u8; 512] = {
 /// neighbour of `at` in direction `d` is in `board`.
 #[inline(always)]
 pub(crate) fn near(board: u64, at: usize) -> u32 {
-    // Rows of the rotated block at bits 0, 9 and 18, three bits each; packed to bits 18, 21, 24.
+    // Rows of the rotated block at bits 10, 19 and 28, three bits each; packed to bits 28, 31,
+    // 34 (the nine shifted copies of the rows are disjoint, so nothing carries).
     let y = board.rotate_right((at as u32).wrapping_sub(NEAR_AT) & 63) & MASKS[at].near;
-    (y.wrapping_mul(1 << 18 | 1 << 12 | 1 << 6) >> 18) as u32 & 0x1ff
+    (y.wrapping_mul(1 << 18 | 1 << 12 | 1 << 6) >> (NEAR_AT + 8)) as u32 & 0x1ff
 }
 
 /// The window of the points two steps from `at`: bit [`DIRECTION_BIT`]`[d]` is set when the

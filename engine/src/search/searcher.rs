@@ -774,12 +774,26 @@ struct Window {
 /// as tried.
 #[inline]
 fn pick(order: &mut [i32]) -> usize {
-    let mut best = 0;
-    for j in 1..order.len() {
-        if order[j] > order[best] {
-            best = j;
-        }
+    // One key per turn, the score above the complement of the index, so that the greatest key
+    // is the best score at the lowest index: a maximum with no data-dependent branch (which
+    // turn scores best is as good as random to a branch predictor).
+    let key = order.iter().enumerate().map(|(j, &v)| i64::from(v) << 32 | i64::from(!(j as u32))).max();
+    let best = key.map_or(0, |k| !(k as u32) as usize);
+    if let Some(v) = order.get_mut(best) {
+        *v = i32::MIN;
     }
-    order[best] = i32::MIN;
     best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pick;
+
+    #[test]
+    fn pick_takes_the_best_first_on_ties_and_marks_it() {
+        let mut order = vec![3, 7, -2, 7, 0];
+        let picked: Vec<usize> = (0..order.len()).map(|_| pick(&mut order)).collect();
+        assert_eq!(picked, vec![1, 3, 0, 4, 2]);
+        assert!(order.iter().all(|&v| v == i32::MIN));
+    }
 }
