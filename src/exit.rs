@@ -77,6 +77,7 @@ fn library_says_bad_input(e: &(dyn std::error::Error + 'static)) -> bool {
         fanorona_engine::nn::QuantError,
         fanorona_engine::protocol::CommandError,
         fanorona_data::DataError,
+        fanorona_data::IoError,
         fanorona_data::RecordError,
         fanorona_data::pgn::PgnError,
         fanorona_selfplay::SelfplayError,

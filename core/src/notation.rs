@@ -193,7 +193,6 @@ impl MoveText {
         if pos.color_at(first) != Some(us) {
             return IllegalMoveError::NotYourStone { color: us, point: first };
         }
-        let capture_exists = legal.iter().any(|m| !m.is_paika());
         let mut them = pos.them();
         let mut occupied = pos.occupied();
         let mut visited = crate::Bitboard::from_point(first);
@@ -209,55 +208,9 @@ impl MoveText {
             if visited.contains(st.to) {
                 return IllegalMoveError::Revisit { step, point: st.to };
             }
-            let ahead = tables::neighbor(st.to, st.direction).filter(|p| them.contains(*p));
-            let behind = tables::neighbor(st.from, st.direction.opposite()).filter(|p| them.contains(*p));
-            let run = |start: Point, d: Direction, them: crate::Bitboard| {
-                let mut bb = crate::Bitboard::EMPTY;
-                let mut t = Some(start);
-                while let Some(p) = t.filter(|p| them.contains(*p)) {
-                    bb = bb.with(p);
-                    t = tables::neighbor(p, d);
-                }
-                bb
-            };
-            let captured = match st.kind {
-                CaptureKind::Paika => {
-                    if i > 0 {
-                        return IllegalMoveError::ChainNeedsCapture { step };
-                    }
-                    if ahead.is_some() || behind.is_some() {
-                        let text = format!("{}{}", st.from, st.to);
-                        let options = [(ahead, "+"), (behind, "-")]
-                            .iter()
-                            .filter(|(p, _)| p.is_some())
-                            .map(|(_, m)| format!("{text}{m}"))
-                            .collect::<Vec<_>>()
-                            .join(" or ");
-                        return IllegalMoveError::MissingMark { step, text, options };
-                    }
-                    if capture_exists {
-                        let suggestion =
-                            legal.iter().find(|m| !m.is_paika()).map(|m| m.to_string()).unwrap_or_default();
-                        return IllegalMoveError::CaptureRequired { suggestion };
-                    }
-                    crate::Bitboard::EMPTY
-                }
-                CaptureKind::Approach => match ahead {
-                    Some(p) => run(p, st.direction, them),
-                    None => {
-                        let point = tables::neighbor(st.to, st.direction)
-                            .map_or("the edge".to_string(), |p| p.to_string());
-                        return IllegalMoveError::NoApproach { step, point };
-                    }
-                },
-                CaptureKind::Withdrawal => match behind {
-                    Some(p) => run(p, st.direction.opposite(), them),
-                    None => {
-                        let point = tables::neighbor(st.from, st.direction.opposite())
-                            .map_or("the edge".to_string(), |p| p.to_string());
-                        return IllegalMoveError::NoWithdrawal { step, point };
-                    }
-                },
+            let captured = match captured_by(st, step, them, legal) {
+                Ok(c) => c,
+                Err(e) => return e,
             };
             them &= !captured;
             occupied = (occupied & !captured).without(st.from).with(st.to);
@@ -268,6 +221,66 @@ impl MoveText {
         // for a consistent generator; report the most general reason.
         IllegalMoveError::GameOver
     }
+}
+
+/// The stones of `them` that step number `step` of a turn captures as its text says, or the
+/// rule its capture kind breaks.
+fn captured_by(
+    st: &StepText,
+    step: usize,
+    them: crate::Bitboard,
+    legal: &[Move],
+) -> Result<crate::Bitboard, IllegalMoveError> {
+    let ahead = tables::neighbor(st.to, st.direction).filter(|p| them.contains(*p));
+    let behind = tables::neighbor(st.from, st.direction.opposite()).filter(|p| them.contains(*p));
+    match st.kind {
+        CaptureKind::Paika => {
+            if step > 1 {
+                return Err(IllegalMoveError::ChainNeedsCapture { step });
+            }
+            if ahead.is_some() || behind.is_some() {
+                let text = format!("{}{}", st.from, st.to);
+                let options = [(ahead, "+"), (behind, "-")]
+                    .iter()
+                    .filter(|(p, _)| p.is_some())
+                    .map(|(_, m)| format!("{text}{m}"))
+                    .collect::<Vec<_>>()
+                    .join(" or ");
+                return Err(IllegalMoveError::MissingMark { step, text, options });
+            }
+            if let Some(capture) = legal.iter().find(|m| !m.is_paika()) {
+                return Err(IllegalMoveError::CaptureRequired { suggestion: capture.to_string() });
+            }
+            Ok(crate::Bitboard::EMPTY)
+        }
+        CaptureKind::Approach => match ahead {
+            Some(p) => Ok(line_of(p, st.direction, them)),
+            None => {
+                let point =
+                    tables::neighbor(st.to, st.direction).map_or("the edge".to_string(), |p| p.to_string());
+                Err(IllegalMoveError::NoApproach { step, point })
+            }
+        },
+        CaptureKind::Withdrawal => match behind {
+            Some(p) => Ok(line_of(p, st.direction.opposite(), them)),
+            None => {
+                let point = tables::neighbor(st.from, st.direction.opposite())
+                    .map_or("the edge".to_string(), |p| p.to_string());
+                Err(IllegalMoveError::NoWithdrawal { step, point })
+            }
+        },
+    }
+}
+
+/// The unbroken line of `them`'s stones from `start` on in direction `d`.
+fn line_of(start: Point, d: Direction, them: crate::Bitboard) -> crate::Bitboard {
+    let mut bb = crate::Bitboard::EMPTY;
+    let mut t = Some(start);
+    while let Some(p) = t.filter(|p| them.contains(*p)) {
+        bb = bb.with(p);
+        t = tables::neighbor(p, d);
+    }
+    bb
 }
 
 impl FromStr for MoveText {

@@ -243,6 +243,16 @@ pub enum DataError {
     },
 }
 
+impl From<fanorona_io::IoError> for DataError {
+    fn from(e: fanorona_io::IoError) -> DataError {
+        match e {
+            fanorona_io::IoError::Io { path, source } => DataError::Io { path, source },
+            fanorona_io::IoError::Exists { path } => DataError::Exists { path },
+            fanorona_io::IoError::Output { path, what } => DataError::Output { path, what },
+        }
+    }
+}
+
 impl DataError {
     /// Wraps an I/O error with the file's name.
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> DataError {

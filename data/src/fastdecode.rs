@@ -156,7 +156,7 @@ mod tests {
             }
             let terms = [Termination::AllCaptured, Termination::Adjudication, Termination::MaxLength];
             out.push(GameRecord {
-                index: g * 1_000_003 + (g % 3) * u64::MAX / 2,
+                index: g * 1_000_003 + (g % 3).wrapping_mul(u64::MAX) / 2,
                 white: if g.is_multiple_of(2) {
                     String::new()
                 } else {

@@ -12,7 +12,6 @@ mod movecode;
 pub mod npy;
 pub mod npz;
 pub mod npz_export;
-pub mod output;
 pub mod pgn;
 mod reader;
 mod record;
@@ -23,12 +22,15 @@ pub mod stats;
 mod writer;
 
 pub use error::{DataError, RecordError};
+/// Checked outputs (`.part` and rename, special files written through): fanorona-io's, here
+/// for the callers that know them from this crate.
+pub use fanorona_io::output;
+pub use fanorona_io::{Existing, IoError, Output};
 pub use game_id::GameId;
 pub use header::{FORMAT_VERSION, Header, Kind, MAGIC, MAX_HEADER_LEN, MAX_RECORD_LEN};
 pub use merge::{MergeReport, merge};
 pub use movecode::{MoveCode, step_code, step_from_code};
 pub use npz_export::{NpzOutput, NpzReport, export_npz};
-pub use output::{Existing, Output};
 pub use reader::{RecordReader, Scan, scan};
 pub use record::{GameRecord, Turn, TurnInfo};
 pub use sample_arrays::{SAMPLE_COLUMNS, SampleArrays};

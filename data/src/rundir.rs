@@ -2,64 +2,37 @@
 //! (trainer, matches, the loop, self-play): atomic writes, JSON (with NaN as `null`) and
 //! versioned state files.
 //!
-//! A file is written as `PATH.part` ([`Output::part`]), synced, renamed over `PATH`, and the
+//! The atomic write itself is fanorona-io's (shared with the crates below this one). A file is
+//! written as `PATH.part` ([`crate::Output::part`]), synced, renamed over `PATH`, and the
 //! directory synced, so that a crash leaves either the old file or the new one. A path that
 //! is not a regular file (`/dev/null`, a FIFO) is written through, never renamed over; a
 //! symlink is followed.
 
-use std::io::Write;
 use std::path::Path;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use crate::{DataError, Existing, Output};
+use crate::DataError;
 
-pub use crate::output::part_path;
+pub use fanorona_io::part_path;
 
-/// Writes `bytes` to `path` atomically (see the module documentation).
+/// Writes `bytes` to `path` atomically ([`fanorona_io::write_atomic`]; see the module
+/// documentation).
 ///
 /// # Errors
 /// [`DataError::Output`] when `path` is a directory or stops being a regular file;
 /// [`DataError::Io`] naming the file.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), DataError> {
-    let out = Output::new(path, Existing::Replace)?;
-    let written = write_file(&out, bytes);
-    if written.is_err() {
-        // A full disk leaves nothing behind.
-        out.abandon();
-    }
-    written
+    Ok(fanorona_io::write_atomic(path, bytes)?)
 }
 
-fn write_file(out: &Output, bytes: &[u8]) -> Result<(), DataError> {
-    let tmp = out.write_path();
-    let io = |e| DataError::io(&tmp, e);
-    let mut f = std::fs::File::create(&tmp).map_err(io)?;
-    f.write_all(bytes).map_err(io)?;
-    if out.is_special() {
-        return Ok(());
-    }
-    f.sync_all().map_err(io)?;
-    drop(f);
-    out.commit()?;
-    sync_dir(out.target().parent().unwrap_or(Path::new(".")))
-}
-
-/// Syncs a directory, so that a rename in it is durable. File systems that cannot sync a
-/// directory are let be.
+/// Syncs a directory, so that a rename in it is durable ([`fanorona_io::sync_dir`]).
 ///
 /// # Errors
 /// [`DataError::Io`] when the directory cannot be opened or synced.
 pub fn sync_dir(dir: &Path) -> Result<(), DataError> {
-    let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
-    let synced = std::fs::File::open(dir).and_then(|d| d.sync_all());
-    match synced {
-        Err(e) if !matches!(e.kind(), std::io::ErrorKind::InvalidInput | std::io::ErrorKind::Unsupported) => {
-            Err(DataError::io(dir, e))
-        }
-        _ => Ok(()),
-    }
+    Ok(fanorona_io::sync_dir(dir)?)
 }
 
 /// Writes `value` as pretty JSON to `path`, atomically.
@@ -91,10 +64,39 @@ pub fn read_json<T: DeserializeOwned>(path: &Path) -> Result<Option<T>, DataErro
 /// # Errors
 /// [`DataError::StateVersion`] when the version is missing or another; as [`read_json`].
 pub fn read_state<T: DeserializeOwned>(path: &Path, version: u32) -> Result<Option<T>, DataError> {
+    read_versioned(path, version, None)
+}
+
+/// Reads a versioned state file as [`read_state`] does, except that a file without a
+/// `version` field is taken to be of version `unversioned` (the layout written before the
+/// files carried a version) and read with that version filled in.
+///
+/// # Errors
+/// [`DataError::StateVersion`] when the version (or `unversioned`, for a file without one) is
+/// not `version`; as [`read_json`].
+pub fn read_state_or_unversioned<T: DeserializeOwned>(
+    path: &Path,
+    version: u32,
+    unversioned: u32,
+) -> Result<Option<T>, DataError> {
+    read_versioned(path, version, Some(unversioned))
+}
+
+fn read_versioned<T: DeserializeOwned>(
+    path: &Path,
+    version: u32,
+    unversioned: Option<u32>,
+) -> Result<Option<T>, DataError> {
     let Some(text) = read_text(path)? else { return Ok(None) };
     let json = |source| DataError::Json { path: path.to_path_buf(), source };
-    let value: serde_json::Value = serde_json::from_str(&text).map_err(json)?;
-    let found = value.get("version").and_then(serde_json::Value::as_u64);
+    let mut value: serde_json::Value = serde_json::from_str(&text).map_err(json)?;
+    let mut found = value.get("version").and_then(serde_json::Value::as_u64);
+    if let (Some(old), serde_json::Value::Object(fields)) = (unversioned, &mut value)
+        && !fields.contains_key("version")
+    {
+        fields.insert("version".into(), old.into());
+        found = Some(u64::from(old));
+    }
     if found != Some(u64::from(version)) {
         return Err(DataError::StateVersion { path: path.to_path_buf(), found, expected: version });
     }
@@ -179,5 +181,13 @@ mod tests {
         let e = read_state::<State>(&p, 1).expect_err("no version");
         assert!(matches!(e, DataError::StateVersion { found: None, .. }), "{e}");
         assert!(e.to_string().contains("no version"), "{e}");
+        // A file of the layout from before versioning is read as that version.
+        let s = read_state_or_unversioned::<State>(&p, 1, 1).expect("read").expect("there");
+        assert_eq!(s, State { version: 1, loss: 1.0 });
+        let e = read_state_or_unversioned::<State>(&p, 2, 1).expect_err("unversioned is 1, not 2");
+        assert!(matches!(e, DataError::StateVersion { found: Some(1), expected: 2, .. }), "{e}");
+        write_json(&p, &State { version: 3, loss: 0.5 }).expect("write");
+        let e = read_state_or_unversioned::<State>(&p, 1, 1).expect_err("version 3");
+        assert!(matches!(e, DataError::StateVersion { found: Some(3), expected: 1, .. }), "{e}");
     }
 }

@@ -169,36 +169,9 @@ impl FromStr for EngineSpec {
                 "empty engine (expected a player spec like alphabeta:depth=4, or cmd:PROGRAM)".into()
             ));
         }
-        let mut name = None;
+        let (mut kind, unlimited) = parse_head(head).map_err(&bad)?;
         let mut control = Control::default();
-        let mut unlimited = false;
-        let mut kind = if let Some(cmd) = head.strip_prefix("cmd:") {
-            let mut words = shell_words(cmd).map_err(&bad)?.into_iter();
-            let program = words.next().ok_or_else(|| bad("cmd: needs a program".into()))?;
-            EngineKind::External(ExternalSpec {
-                program: PathBuf::from(program),
-                args: words.collect(),
-                depth: None,
-                nodes: None,
-                movetime_ms: None,
-                clock: None,
-                timeout_ms: ExternalSpec::DEFAULT_TIMEOUT_MS,
-                margin_ms: ExternalSpec::DEFAULT_MARGIN_MS,
-                options: Vec::new(),
-                period: None,
-            })
-        } else {
-            // A search without a limit of its own may take it from the options (`;tc=10+0.1`):
-            // decided once they are read.
-            match head.parse::<PlayerSpec>() {
-                Ok(p) => EngineKind::Player(p),
-                Err(SpecError::NoLimit) => {
-                    unlimited = true;
-                    EngineKind::Player(PlayerSpec::Random)
-                }
-                Err(e) => return Err(bad(e.to_string())),
-            }
-        };
+        let mut name = None;
         for opt in options.iter().map(|o| o.trim()).filter(|p| !p.is_empty()) {
             let (key, value) =
                 opt.split_once('=').ok_or_else(|| bad(format!("option {opt:?} is not key=value")))?;
@@ -210,45 +183,83 @@ impl FromStr for EngineSpec {
                 name = Some(value.to_string());
                 continue;
             }
-            if let Some(limit) = parse_limit(key, value) {
-                let limit = limit.map_err(&bad)?;
-                match &mut kind {
-                    EngineKind::External(ext) => ext.apply(limit),
-                    EngineKind::Player(_) => control.apply(limit),
-                }
-                continue;
-            }
-            match (&mut kind, key.strip_prefix("option.")) {
-                (EngineKind::External(ext), Some(o)) if !o.is_empty() => {
-                    ext.options.push((o.to_string(), value.to_string()));
-                }
-                (EngineKind::Player(_), Some(_)) => {
-                    return Err(bad(format!(
-                        "option {key:?} is for cmd: engines; in-process players take their settings in the spec (alphabeta:hash=64)"
-                    )));
-                }
-                _ => {
-                    return Err(bad(format!("unknown option {key:?} (allowed: {})", OPTION_KEYS.join(", "))));
-                }
-            }
+            apply_option(&mut kind, &mut control, key, value).map_err(&bad)?;
         }
         if unlimited {
-            if !control.is_set() {
-                return Err(bad(format!(
-                    "{}; or give one as an engine option (;depth=N, ;nodes=N, ;st=SECONDS, ;tc=BASE+INC, --each ...)",
-                    SpecError::NoLimit
-                )));
-            }
-            // Only the options' limits count (`spec_unlimited`): any placeholder will do.
-            control.spec_unlimited = true;
-            let sep = if head.contains(':') { ',' } else { ':' };
-            kind = EngineKind::Player(
-                format!("{head}{sep}depth=1").parse().map_err(|e: SpecError| bad(e.to_string()))?,
-            );
+            kind = limited_by_options(head, &mut control).map_err(&bad)?;
         }
         let name = name.unwrap_or_else(|| head.to_string());
         Ok(EngineSpec { name, kind, text: text.trim().to_string(), control })
     }
+}
+
+/// The engine of a spec's head (`cmd:PROGRAM ARGS` or a player spec), and whether it is a
+/// search without a limit of its own, which may take it from the options (`;tc=10+0.1`):
+/// decided once they are read.
+fn parse_head(head: &str) -> Result<(EngineKind, bool), String> {
+    if let Some(cmd) = head.strip_prefix("cmd:") {
+        let mut words = shell_words(cmd)?.into_iter();
+        let program = words.next().ok_or_else(|| "cmd: needs a program".to_string())?;
+        return Ok((
+            EngineKind::External(ExternalSpec {
+                program: PathBuf::from(program),
+                args: words.collect(),
+                depth: None,
+                nodes: None,
+                movetime_ms: None,
+                clock: None,
+                timeout_ms: ExternalSpec::DEFAULT_TIMEOUT_MS,
+                margin_ms: ExternalSpec::DEFAULT_MARGIN_MS,
+                options: Vec::new(),
+                period: None,
+            }),
+            false,
+        ));
+    }
+    match head.parse::<PlayerSpec>() {
+        Ok(p) => Ok((EngineKind::Player(p), false)),
+        Err(SpecError::NoLimit) => Ok((EngineKind::Player(PlayerSpec::Random), true)),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// Applies one `key=value` option other than `name`: a limit, or an `option.NAME` of a
+/// `cmd:` engine.
+fn apply_option(kind: &mut EngineKind, control: &mut Control, key: &str, value: &str) -> Result<(), String> {
+    if let Some(limit) = parse_limit(key, value) {
+        let limit = limit?;
+        match kind {
+            EngineKind::External(ext) => ext.apply(limit),
+            EngineKind::Player(_) => control.apply(limit),
+        }
+        return Ok(());
+    }
+    match (kind, key.strip_prefix("option.")) {
+        (EngineKind::External(ext), Some(o)) if !o.is_empty() => {
+            ext.options.push((o.to_string(), value.to_string()));
+            Ok(())
+        }
+        (EngineKind::Player(_), Some(_)) => Err(format!(
+            "option {key:?} is for cmd: engines; in-process players take their settings in the spec (alphabeta:hash=64)"
+        )),
+        _ => Err(format!("unknown option {key:?} (allowed: {})", OPTION_KEYS.join(", "))),
+    }
+}
+
+/// The player of a search spec `head` without a limit of its own, once the options gave
+/// `control` one (only the options' limits count, `spec_unlimited`: any placeholder depth
+/// will do).
+fn limited_by_options(head: &str, control: &mut Control) -> Result<EngineKind, String> {
+    if !control.is_set() {
+        return Err(format!(
+            "{}; or give one as an engine option (;depth=N, ;nodes=N, ;st=SECONDS, ;tc=BASE+INC, --each ...)",
+            SpecError::NoLimit
+        ));
+    }
+    control.spec_unlimited = true;
+    let sep = if head.contains(':') { ',' } else { ':' };
+    let spec = format!("{head}{sep}depth=1").parse().map_err(|e: SpecError| e.to_string())?;
+    Ok(EngineKind::Player(spec))
 }
 
 impl EngineSpec {

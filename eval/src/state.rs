@@ -7,7 +7,9 @@ use std::io::Read;
 use std::path::Path;
 
 use fanorona_data::rundir::{read_state, write_json};
-use fanorona_data::{Existing, GameRecord, Header, Kind, Output, PROGRAM, RecordReader, RecordWriter};
+use fanorona_data::{
+    DataError, Existing, GameRecord, Header, Kind, Output, PROGRAM, RecordReader, RecordWriter,
+};
 use serde::{Deserialize, Serialize};
 
 use crate::report::{FaultRecord, GameSummary};
@@ -134,13 +136,13 @@ pub(crate) fn write_games(
     config: &MatchConfig,
     records: &[GameRecord],
 ) -> Result<(), EvalError> {
-    let out = Output::new(path, Existing::Replace)?;
+    let out = Output::new(path, Existing::Replace).map_err(DataError::from)?;
     let mut w = RecordWriter::create(&out.write_path(), &header(config))?;
     for r in records {
         w.write(r)?;
     }
     w.finish()?;
-    Ok(out.commit()?)
+    Ok(out.commit().map_err(DataError::from)?)
 }
 
 /// The first `games` records of `DIR/games.bin`, games `first_game..` of the match `config`

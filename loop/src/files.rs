@@ -79,9 +79,10 @@ pub fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<(), LoopError>
     Ok(rundir::write_json(path, value)?)
 }
 
-/// Reads a JSON file written by [`write_json`]; `None` when it does not exist.
-pub fn read_json<T: DeserializeOwned>(path: &Path) -> Result<Option<T>, LoopError> {
-    rundir::read_json(path).map_err(|source| match source {
+/// Reads a stage's marker (`*.done.json`); `None` when it does not exist. A marker without a
+/// `version` was written before markers carried one, and is read as version 1.
+pub fn read_marker<T: DeserializeOwned>(path: &Path) -> Result<Option<T>, LoopError> {
+    rundir::read_state_or_unversioned(path, MARKER_VERSION, 1).map_err(|source| match source {
         fanorona_data::DataError::Json { .. } => {
             LoopError::State { path: path.to_path_buf(), source: Box::new(source) }
         }
@@ -89,19 +90,40 @@ pub fn read_json<T: DeserializeOwned>(path: &Path) -> Result<Option<T>, LoopErro
     })
 }
 
+/// The version of the stages' markers (`version` in every `*.done.json`).
+pub const MARKER_VERSION: u32 = 1;
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+    struct Marker {
+        version: u32,
+        games: u64,
+    }
+
+    #[test]
+    fn markers_without_a_version_are_version_1_and_others_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("selfplay.done.json");
+        std::fs::write(&p, br#"{"games": 4}"#).unwrap();
+        assert_eq!(read_marker::<Marker>(&p).unwrap(), Some(Marker { version: 1, games: 4 }));
+        write_json(&p, &Marker { version: MARKER_VERSION, games: 5 }).unwrap();
+        assert_eq!(read_marker::<Marker>(&p).unwrap(), Some(Marker { version: 1, games: 5 }));
+        std::fs::write(&p, br#"{"version": 2, "games": 4}"#).unwrap();
+        let e = read_marker::<Marker>(&p).unwrap_err();
+        assert!(e.is_bad_input(), "{e}");
+        assert!(e.to_string().contains("selfplay.done.json") && e.to_string().contains("version 2"), "{e}");
+    }
 
     #[test]
     fn an_unreadable_marker_is_a_state_error() {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("x.json");
-        assert_eq!(read_json::<Vec<u32>>(&p).unwrap(), None);
-        write_json(&p, &vec![1u32, 2, 3]).unwrap();
-        assert_eq!(read_json::<Vec<u32>>(&p).unwrap(), Some(vec![1, 2, 3]));
+        assert_eq!(read_marker::<Marker>(&p).unwrap(), None);
         std::fs::write(&p, b"{not json").unwrap();
-        let e = read_json::<Vec<u32>>(&p).unwrap_err();
+        let e = read_marker::<Marker>(&p).unwrap_err();
         assert!(matches!(e, LoopError::State { .. }) && e.is_bad_input(), "{e}");
     }
 }

@@ -82,6 +82,20 @@ fn ratings(record: &RunRecord) -> Option<Vec<(f64, f64)>> {
 pub fn write_all(record: &RunRecord) -> Result<(), LoopError> {
     let root = &record.root;
     let ratings = ratings(record);
+    let summary = summary(record, ratings.as_deref());
+    write_json(&root.join("summary.json"), &summary)?;
+    write_atomic(&root.join("report.md"), markdown(record, &summary).as_bytes())?;
+    if let Some(r) = &ratings {
+        write_bar_chart(&ratings_chart(record, &summary, r), &root.join("ratings.png"))?;
+    }
+    if let Some(chart) = losses_chart(record) {
+        write_line_chart(&chart, &root.join("losses.png"))?;
+    }
+    Ok(())
+}
+
+/// `summary.json` of `record`, with the generations' `ratings` (the baseline's first).
+fn summary(record: &RunRecord, ratings: Option<&[(f64, f64)]>) -> Summary {
     let generations: Vec<GenerationSummary> = record
         .generations
         .iter()
@@ -95,40 +109,42 @@ pub fn write_all(record: &RunRecord) -> Result<(), LoopError> {
             gate_score: gate.score,
             gate_elo: gate.elo,
             promoted: gate.promoted,
-            rating: ratings.as_ref().and_then(|r| r.get(i + 1).copied()),
+            rating: ratings.and_then(|r| r.get(i + 1).copied()),
         })
         .collect();
-    let summary = Summary {
+    Summary {
         generations,
         best_generation: record.best.generation,
         best_eval: record.best.eval.to_string(),
         final_match: record.final_match.clone(),
         beats_baseline: record.final_match.as_ref().map(|m| m.score > 0.5),
-    };
-    write_json(&root.join("summary.json"), &summary)?;
-    write_atomic(&root.join("report.md"), markdown(record, &summary).as_bytes())?;
-
-    if let Some(r) = &ratings {
-        let bars = r
-            .iter()
-            .enumerate()
-            .map(|(g, &(elo, error))| {
-                let promoted = g > 0 && summary.generations.get(g - 1).is_some_and(|s| s.promoted);
-                let label = if g == 0 {
-                    format!("gen-0 ({})", record.config.baseline_eval)
-                } else {
-                    format!("gen-{g}{}", if promoted { " *" } else { "" })
-                };
-                Bar { label, value: elo, error: if g == 0 { 0.0 } else { error } }
-            })
-            .collect();
-        let chart = BarChart {
-            title: "Rating of each generation (gate and final matches, * = promoted)".into(),
-            y_label: format!("Elo relative to {}", record.config.baseline_eval),
-            bars,
-        };
-        write_bar_chart(&chart, &root.join("ratings.png"))?;
     }
+}
+
+/// `ratings.png`: a bar per generation (the baseline first), promoted ones starred.
+fn ratings_chart(record: &RunRecord, summary: &Summary, ratings: &[(f64, f64)]) -> BarChart {
+    let bars = ratings
+        .iter()
+        .enumerate()
+        .map(|(g, &(elo, error))| {
+            let promoted = g > 0 && summary.generations.get(g - 1).is_some_and(|s| s.promoted);
+            let label = if g == 0 {
+                format!("gen-0 ({})", record.config.baseline_eval)
+            } else {
+                format!("gen-{g}{}", if promoted { " *" } else { "" })
+            };
+            Bar { label, value: elo, error: if g == 0 { 0.0 } else { error } }
+        })
+        .collect();
+    BarChart {
+        title: "Rating of each generation (gate and final matches, * = promoted)".into(),
+        y_label: format!("Elo relative to {}", record.config.baseline_eval),
+        bars,
+    }
+}
+
+/// `losses.png`: every epoch of every generation in order; `None` before any training.
+fn losses_chart(record: &RunRecord) -> Option<Chart> {
     let mut train = Vec::new();
     let mut val = Vec::new();
     let mut material = Vec::new();
@@ -143,23 +159,22 @@ pub fn write_all(record: &RunRecord) -> Result<(), LoopError> {
             }
         }
     }
-    if !train.is_empty() {
-        let mut series = vec![
-            Series { name: "training loss".into(), points: train },
-            Series { name: "validation loss".into(), points: val },
-        ];
-        if !material.is_empty() {
-            series.push(Series { name: "material baseline (validation)".into(), points: material });
-        }
-        let chart = Chart {
-            title: "Training losses across generations".into(),
-            x_label: "epoch (all generations in order)".into(),
-            y_label: "loss".into(),
-            series,
-        };
-        write_line_chart(&chart, &root.join("losses.png"))?;
+    if train.is_empty() {
+        return None;
     }
-    Ok(())
+    let mut series = vec![
+        Series { name: "training loss".into(), points: train },
+        Series { name: "validation loss".into(), points: val },
+    ];
+    if !material.is_empty() {
+        series.push(Series { name: "material baseline (validation)".into(), points: material });
+    }
+    Some(Chart {
+        title: "Training losses across generations".into(),
+        x_label: "epoch (all generations in order)".into(),
+        y_label: "loss".into(),
+        series,
+    })
 }
 
 /// How a match's search settings limit the engines, and what that means for the figures.

@@ -14,7 +14,7 @@ use std::path::Path;
 use fanorona_core::DrawRules;
 
 use crate::LoopError;
-use crate::files::{Layout, read_json};
+use crate::files::{Layout, read_marker};
 use crate::records::Event;
 use crate::specs::Engines;
 
@@ -117,7 +117,7 @@ fn finished<T: serde::de::DeserializeOwned>(
     stage: Stage,
     events: &mut dyn FnMut(&Event),
 ) -> Result<Option<T>, LoopError> {
-    let done = read_json::<T>(marker)?;
+    let done = read_marker::<T>(marker)?;
     events(&Event::Stage { generation, stage, done: done.is_some() });
     Ok(done)
 }

@@ -1,5 +1,6 @@
 //! What each finished stage leaves behind (its `*.done.json` marker), so that a resumed run
-//! and the reports can read it back without redoing the stage.
+//! and the reports can read it back without redoing the stage. Every marker has a `version`
+//! ([`crate::files::MARKER_VERSION`]); markers written before they had one are read as version 1.
 
 use std::path::PathBuf;
 
@@ -9,6 +10,8 @@ use serde::{Deserialize, Serialize};
 /// A finished self-play stage.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SelfplayDone {
+    /// The marker's layout version ([`crate::files::MARKER_VERSION`]).
+    pub version: u32,
     /// The player spec that played both sides.
     pub player: String,
     /// Games in the file.
@@ -46,6 +49,8 @@ pub struct EpochDone {
 /// A finished training stage.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TrainDone {
+    /// The marker's layout version ([`crate::files::MARKER_VERSION`]).
+    pub version: u32,
     /// The candidate network (engine format).
     pub network: PathBuf,
     /// Networks it started from, if warm-started.
@@ -63,6 +68,8 @@ pub struct TrainDone {
 /// A finished match (a gate or the final one).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MatchDone {
+    /// The marker's layout version ([`crate::files::MARKER_VERSION`]).
+    pub version: u32,
     /// Engine 0's spec (the candidate, or the best network in the final match).
     pub engine: String,
     /// Engine 1's spec.

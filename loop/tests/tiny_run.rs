@@ -129,6 +129,43 @@ fn a_stage_in_flight_is_redone_on_resume() {
     assert_eq!(again["wdl"], before["wdl"]);
 }
 
+#[test]
+fn markers_without_a_version_resume_and_another_version_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let mut c = tiny();
+    c.generations = 1;
+    c.final_match.games = 0;
+    run(&c, &out, false, &mut |_| {}).unwrap();
+    let gen_dir = out.join("gen-001");
+    let marker = |stage: &str| gen_dir.join(format!("{stage}.done.json"));
+    let read = |p: &std::path::Path| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
+    };
+    // Markers as runs before versioning wrote them: no `version`.
+    for stage in ["selfplay", "train", "gate"] {
+        let mut v = read(&marker(stage));
+        assert_eq!(v["version"], 1, "{stage}");
+        v.as_object_mut().unwrap().remove("version");
+        std::fs::write(marker(stage), v.to_string()).unwrap();
+    }
+    let mut redone = Vec::new();
+    run(&c, &out, true, &mut |e| {
+        if let Event::Stage { done: false, stage, .. } = e {
+            redone.push(stage.name());
+        }
+    })
+    .unwrap();
+    assert!(redone.is_empty(), "stages redone on resume: {redone:?}");
+    // A marker of another version is bad input, named in the message.
+    let mut v = read(&marker("train"));
+    v["version"] = 2.into();
+    std::fs::write(marker("train"), v.to_string()).unwrap();
+    let e = run(&c, &out, true, &mut |_| {}).unwrap_err();
+    assert!(e.is_bad_input(), "{e}");
+    assert!(e.to_string().contains("train.done.json") && e.to_string().contains("version 2"), "{e}");
+}
+
 /// Removes what a loop wrote after the point it is to look killed at: every generation after
 /// `keep_gen`, the final match and the top-level reports.
 fn cut_after(out: &std::path::Path, keep_gen: u32) {

@@ -1,7 +1,8 @@
 //! Charts for people to look at: training curves, rating progress, rating tables.
 //!
-//! Each chart is written as a PNG (or an SVG when the path ends in `.svg`), to a temporary
-//! name first and renamed into place, so a reader never sees half a chart. Text uses the
+//! Each chart is written as a PNG (or an SVG when the path ends in `.svg`), drawn in memory and
+//! written atomically by fanorona-io (`PATH.part`, synced, renamed into place; `/dev/null` or
+//! a FIFO written through), so a reader never sees half a chart. Text uses the
 //! DejaVu Sans font embedded in the binary: no system fonts are needed.
 //!
 //! ```no_run
@@ -24,10 +25,15 @@ pub use bar::{Bar, BarChart, write_bar_chart};
 pub use line::{Chart, Series, write_line_chart};
 
 impl PlotError {
-    /// Whether the error is the input's fault: a chart with nothing to draw (drawing and
-    /// writing failures are the system's).
+    /// Whether the error is the input's fault: a chart with nothing to draw, an output path
+    /// that cannot be one (a directory); drawing failures and other writing failures are the
+    /// system's.
     pub fn is_bad_input(&self) -> bool {
-        matches!(self, PlotError::NoData(_))
+        match self {
+            PlotError::NoData(_) => true,
+            PlotError::Io { source, .. } => source.is_bad_input(),
+            PlotError::Draw { .. } => false,
+        }
     }
 }
 
@@ -50,7 +56,8 @@ pub enum PlotError {
     Io {
         /// The output file.
         path: String,
-        /// The I/O error.
-        source: std::io::Error,
+        /// What went wrong.
+        #[source]
+        source: fanorona_io::IoError,
     },
 }

@@ -105,11 +105,12 @@ impl PyNetwork {
     /// Writes the network file (through a temporary renamed into place; replaces a regular
     /// file, writes a device such as /dev/null through).
     fn save(&self, path: PathBuf) -> PyResult<()> {
-        let output = Output::new(&path, Existing::Replace).map_err(errors::data)?;
+        let output =
+            Output::new(&path, Existing::Replace).map_err(|e| errors::data(fanorona_data::DataError::from(e)))?;
         let part = output.write_path();
         let written = std::fs::write(&part, self.net.to_bytes())
             .map_err(|e| fanorona_data::DataError::io(&path, e))
-            .and_then(|()| output.commit());
+            .and_then(|()| output.commit().map_err(fanorona_data::DataError::from));
         written.map_err(|e| {
             output.abandon();
             errors::data(e)

@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use fanorona_data::stats::Stats;
-use fanorona_data::{Existing, GameRecord, Output, RecordReader, RecordWriter};
+use fanorona_data::{DataError, Existing, GameRecord, Output, RecordReader, RecordWriter};
 
 use crate::ordered::{Workers, run_ordered};
 use crate::{PlayerCache, Progress, SelfplayConfig, SelfplayError, Summary, play_game_with};
@@ -68,7 +68,7 @@ pub fn generate(
     let threads = if config.threads == 0 { rayon::current_num_threads() } else { config.threads };
     let t0 = Instant::now();
     let existing = if start == Start::New { Existing::Refuse } else { Existing::Replace };
-    let output = Output::new(out, existing)?;
+    let output = Output::new(out, existing).map_err(DataError::from)?;
     let part = output.part();
     if output.is_special() && start == Start::Resume {
         return Err(SelfplayError::Resume {
@@ -117,7 +117,7 @@ pub fn generate(
     }
     writer.finish()?;
     stats.finish();
-    output.commit()?;
+    output.commit().map_err(DataError::from)?;
     let elapsed_s = t0.elapsed().as_secs_f64();
     Ok(Summary {
         out: out.display().to_string(),

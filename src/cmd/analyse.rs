@@ -5,8 +5,9 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
+use fanorona_core::{Outcome, Position};
 use fanorona_engine::score::{forced, loss_in, win_in};
-use fanorona_engine::search::{Info, MAX_DEPTH, MAX_HASH_MIB, check_threads};
+use fanorona_engine::search::{Info, MAX_DEPTH, MAX_HASH_MIB, SearchResult, check_threads};
 use fanorona_engine::{EvalSpec, Limits, SearchRoot, Searcher};
 
 use crate::exit::bad_input;
@@ -57,6 +58,25 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         return Err(bad_input("--hash", format!("at most {MAX_HASH_MIB} MiB")));
     }
     let threads = check_threads(args.threads).map_err(|e| bad_input("--threads", e))?;
+    let limits = limits(args)?;
+    let evaluator = eval.build().map_err(|e| bad_input("--eval", e))?;
+    let mut out = std::io::stdout().lock();
+    if let Some(o) = super::game_over(&pos) {
+        return write_game_over(&mut out, &pos, &eval, o, args.json);
+    }
+    let mut searcher = Searcher::try_new(evaluator, args.hash).map_err(|e| bad_input("--hash", e))?;
+    searcher.set_threads(threads);
+    let r = search(&mut searcher, pos, limits, &mut out, args.json)?;
+    if args.json {
+        writeln!(out, "{}", result_json(&pos, &eval, threads, &r))?;
+    } else {
+        write_result(&mut out, &pos, threads, &r)?;
+    }
+    Ok(())
+}
+
+/// The search limits of `args`: depth 8 when none is given.
+fn limits(args: &Args) -> anyhow::Result<Limits> {
     if let Some(d) = args.depth
         && !(1..=MAX_DEPTH).contains(&d)
     {
@@ -67,30 +87,42 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     if limits.is_infinite() {
         limits.depth = Some(8);
     }
-    let evaluator = eval.build().map_err(|e| bad_input("--eval", e))?;
-    if let Some(o) = super::game_over(&pos) {
-        // Nothing to search: the rules decide (a side with no stones has lost, whoever is to
-        // move).
-        let score = if o.winner == Some(pos.turn()) { win_in(0) } else { loss_in(0) };
-        let mut out = std::io::stdout().lock();
-        if args.json {
-            let obj = serde_json::json!({
-                "position": pos.to_string(), "eval": eval.to_string(), "best": null, "score": score,
-                "score_text": score_text(score), "depth": 0, "nodes": 0, "nodes_per_second": 0.0,
-                "time_ms": 0, "pv": Vec::<String>::new(), "result": o.to_string(),
-            });
-            writeln!(out, "{obj}")?;
-        } else {
-            writeln!(out, "position {pos}")?;
-            writeln!(out, "game over: {o}")?;
-            writeln!(out, "score    {} (side to move's view)", score_text(score))?;
-        }
-        return Ok(());
+    Ok(limits)
+}
+
+/// A finished game: nothing to search, the rules decide (a side with no stones has lost,
+/// whoever is to move).
+fn write_game_over(
+    out: &mut impl Write,
+    pos: &Position,
+    eval: &EvalSpec,
+    o: Outcome,
+    json: bool,
+) -> anyhow::Result<()> {
+    let score = if o.winner == Some(pos.turn()) { win_in(0) } else { loss_in(0) };
+    if json {
+        let obj = serde_json::json!({
+            "position": pos.to_string(), "eval": eval.to_string(), "best": null, "score": score,
+            "score_text": score_text(score), "depth": 0, "nodes": 0, "nodes_per_second": 0.0,
+            "time_ms": 0, "pv": Vec::<String>::new(), "result": o.to_string(),
+        });
+        writeln!(out, "{obj}")?;
+    } else {
+        writeln!(out, "position {pos}")?;
+        writeln!(out, "game over: {o}")?;
+        writeln!(out, "score    {} (side to move's view)", score_text(score))?;
     }
-    let mut searcher = Searcher::try_new(evaluator, args.hash).map_err(|e| bad_input("--hash", e))?;
-    searcher.set_threads(threads);
-    let mut out = std::io::stdout().lock();
-    let json = args.json;
+    Ok(())
+}
+
+/// Searches `pos`, printing a line per completed iteration unless the output is JSON.
+fn search(
+    searcher: &mut Searcher,
+    pos: Position,
+    limits: Limits,
+    out: &mut impl Write,
+    json: bool,
+) -> anyhow::Result<SearchResult> {
     let mut write_error = None;
     let r =
         searcher.search(&SearchRoot::new(pos), limits, Arc::new(AtomicBool::new(false)), &mut |i: &Info| {
@@ -110,41 +142,59 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                 write_error = Some(e);
             }
         });
-    if let Some(e) = write_error {
-        return Err(e.into());
+    match write_error {
+        Some(e) => Err(e.into()),
+        None => Ok(r),
     }
+}
+
+/// Nodes per second of a search.
+fn nodes_per_second(r: &SearchResult) -> f64 {
     let secs = r.elapsed.as_secs_f64();
-    let nps = if secs > 0.0 { r.nodes as f64 / secs } else { 0.0 };
-    let pv: Vec<String> = r.pv.iter().map(|m| m.to_string()).collect();
+    if secs > 0.0 { r.nodes as f64 / secs } else { 0.0 }
+}
+
+/// The principal variation as words.
+fn pv_words(r: &SearchResult) -> Vec<String> {
+    r.pv.iter().map(|m| m.to_string()).collect()
+}
+
+/// The result as one JSON object (`--json`).
+fn result_json(pos: &Position, eval: &EvalSpec, threads: usize, r: &SearchResult) -> serde_json::Value {
+    serde_json::json!({
+        "position": pos.to_string(),
+        "eval": eval.to_string(),
+        "threads": threads,
+        "best": r.best.map(|m| m.to_string()),
+        "score": r.score,
+        "score_text": score_text(r.score),
+        "depth": r.depth,
+        "nodes": r.nodes,
+        "nodes_per_second": nodes_per_second(r),
+        "time_ms": r.elapsed.as_millis() as u64,
+        "pv": pv_words(r),
+    })
+}
+
+/// The result as text.
+fn write_result(
+    out: &mut impl Write,
+    pos: &Position,
+    threads: usize,
+    r: &SearchResult,
+) -> std::io::Result<()> {
     let best = r.best.map(|m| m.to_string());
-    if json {
-        let obj = serde_json::json!({
-            "position": pos.to_string(),
-            "eval": eval.to_string(),
-            "threads": threads,
-            "best": best,
-            "score": r.score,
-            "score_text": score_text(r.score),
-            "depth": r.depth,
-            "nodes": r.nodes,
-            "nodes_per_second": nps,
-            "time_ms": r.elapsed.as_millis() as u64,
-            "pv": pv,
-        });
-        writeln!(out, "{obj}")?;
-    } else {
-        writeln!(out, "position {pos}")?;
-        writeln!(out, "best     {}", best.as_deref().unwrap_or("none (no legal turn)"))?;
-        writeln!(out, "score    {} (centi-stones, side to move's view)", score_text(r.score))?;
-        writeln!(out, "depth    {}", r.depth)?;
-        writeln!(out, "nodes    {}", r.nodes)?;
-        writeln!(
-            out,
-            "nps      {nps:.0}{}",
-            if threads > 1 { format!(" ({threads} threads)") } else { String::new() }
-        )?;
-        writeln!(out, "time     {} ms", r.elapsed.as_millis())?;
-        writeln!(out, "pv       {}", pv.join(" "))?;
-    }
-    Ok(())
+    writeln!(out, "position {pos}")?;
+    writeln!(out, "best     {}", best.as_deref().unwrap_or("none (no legal turn)"))?;
+    writeln!(out, "score    {} (centi-stones, side to move's view)", score_text(r.score))?;
+    writeln!(out, "depth    {}", r.depth)?;
+    writeln!(out, "nodes    {}", r.nodes)?;
+    writeln!(
+        out,
+        "nps      {:.0}{}",
+        nodes_per_second(r),
+        if threads > 1 { format!(" ({threads} threads)") } else { String::new() }
+    )?;
+    writeln!(out, "time     {} ms", r.elapsed.as_millis())?;
+    writeln!(out, "pv       {}", pv_words(r).join(" "))
 }

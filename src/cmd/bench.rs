@@ -126,134 +126,160 @@ fn eval_search(depth: u32, net: Option<&std::path::Path>) -> anyhow::Result<Eval
 
 const PERFT_DEPTH: u32 = 6;
 
+/// Every figure of one `fanorona bench`.
+struct Figures {
+    /// The bench proper (material evaluation): the `Bench:` signature and nodes/s.
+    report: BenchReport,
+    /// Perft nodes of the start position and moves/s, unless skipped.
+    perft: Option<(u64, f64)>,
+    /// The network's evaluation speed in a search-like tree walk.
+    net: fanorona_engine::nn::BenchFigures,
+    /// The handcrafted and network searches, unless skipped.
+    searches: Option<EvalSearch>,
+    /// One thread against several, when asked.
+    threads: Option<ThreadsFigure>,
+}
+
 pub fn run(args: &Args) -> anyhow::Result<()> {
     if !(1..=20).contains(&args.depth) {
         return Err(bad_input("--depth", format!("{} is not in 1..=20", args.depth)));
     }
     let threads =
         fanorona_engine::search::check_threads(args.threads).map_err(|e| bad_input("--threads", e))?;
+    let figures = measure(args, threads)?;
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        writeln!(out, "{}", figures_json(&figures))?;
+    } else {
+        write_text(&mut out, &figures)?;
+    }
+    Ok(())
+}
+
+/// Runs every benchmark `args` asks for.
+fn measure(args: &Args, threads: usize) -> anyhow::Result<Figures> {
     let report = run_bench(args.depth, &Material);
-    let perft_figure = (!args.no_perft).then(|| {
+    let perft = (!args.no_perft).then(|| {
         let start = Instant::now();
         let nodes = perft(&Position::start(), PERFT_DEPTH);
         let secs = start.elapsed().as_secs_f64();
         (nodes, if secs > 0.0 { nodes as f64 / secs } else { 0.0 })
     });
-
     // Network evaluation inside a search-like tree walk, first layer updated incrementally
     // (the embedded trained network).
     let net = fanorona_engine::nn::bench_network()?;
-    let net_figure = fanorona_engine::nn::bench_evals_per_second(&std::sync::Arc::new(net), 1_000_000);
+    let net = fanorona_engine::nn::bench_evals_per_second(&std::sync::Arc::new(net), 1_000_000);
     let searches =
         if args.no_eval_search { None } else { Some(eval_search(args.depth, args.net.as_deref())?) };
-    let threads_figure = (threads > 1).then(|| ThreadsFigure::measure(args.depth, threads));
+    let threads = (threads > 1).then(|| ThreadsFigure::measure(args.depth, threads));
+    Ok(Figures { report, perft, net, searches, threads })
+}
 
-    let mut out = std::io::stdout().lock();
-    if args.json {
-        let lines: Vec<_> = report
-            .lines
-            .iter()
-            .map(|l| {
-                serde_json::json!({
-                    "position": l.position.to_string(),
-                    "best": l.best.map(|m| m.to_string()),
-                    "score": l.score,
-                    "nodes": l.nodes,
-                    "time_ms": l.elapsed.as_millis() as u64,
-                })
+/// The figures as one JSON object (`--json`).
+fn figures_json(f: &Figures) -> serde_json::Value {
+    let report = &f.report;
+    let lines: Vec<_> = report
+        .lines
+        .iter()
+        .map(|l| {
+            serde_json::json!({
+                "position": l.position.to_string(),
+                "best": l.best.map(|m| m.to_string()),
+                "score": l.score,
+                "nodes": l.nodes,
+                "time_ms": l.elapsed.as_millis() as u64,
             })
-            .collect();
-        let mut obj = serde_json::json!({
-            "depth": report.depth,
-            "eval": report.eval,
-            "hash_mib": BENCH_HASH_MIB,
-            "positions": lines,
-            "nodes": report.nodes,
-            "time_ms": report.elapsed.as_millis() as u64,
-            "nodes_per_second": report.nodes_per_second(),
+        })
+        .collect();
+    let mut obj = serde_json::json!({
+        "depth": report.depth,
+        "eval": report.eval,
+        "hash_mib": BENCH_HASH_MIB,
+        "positions": lines,
+        "nodes": report.nodes,
+        "time_ms": report.elapsed.as_millis() as u64,
+        "nodes_per_second": report.nodes_per_second(),
+    });
+    obj["net_eval"] = serde_json::json!({
+        "arch": f.net.arch,
+        "evals": f.net.evals,
+        "evals_per_second": f.net.evals_per_second,
+        "nodes_per_second_with_movegen": f.net.nodes_per_second,
+    });
+    if let Some(e) = &f.searches {
+        obj["eval_search"] = serde_json::json!({
+            "handcrafted": {"nodes": e.handcrafted.nodes, "nodes_per_second": e.handcrafted.nodes_per_second()},
+            "network": {
+                "arch": e.arch, "kernel": e.kernel, "nodes": e.network.nodes,
+                "nodes_per_second": e.network.nodes_per_second(),
+            },
+            "ratio": e.ratio(),
         });
-        obj["net_eval"] = serde_json::json!({
-            "arch": net_figure.arch,
-            "evals": net_figure.evals,
-            "evals_per_second": net_figure.evals_per_second,
-            "nodes_per_second_with_movegen": net_figure.nodes_per_second,
-        });
-        if let Some(e) = &searches {
-            obj["eval_search"] = serde_json::json!({
-                "handcrafted": {"nodes": e.handcrafted.nodes, "nodes_per_second": e.handcrafted.nodes_per_second()},
-                "network": {
-                    "arch": e.arch, "kernel": e.kernel, "nodes": e.network.nodes,
-                    "nodes_per_second": e.network.nodes_per_second(),
-                },
-                "ratio": e.ratio(),
-            });
-        }
-        if let Some(t) = &threads_figure {
-            obj["threads"] = t.json();
-        }
-        if let Some((nodes, nps)) = perft_figure {
-            obj["perft"] = serde_json::json!({"depth": PERFT_DEPTH, "nodes": nodes, "nodes_per_second": nps});
-        }
-        writeln!(out, "{obj}")?;
-    } else {
-        for l in &report.lines {
-            writeln!(
-                out,
-                "{:<52} {:<14} {:>7} {:>11} nodes {:>7} ms",
-                l.position.to_string(),
-                l.best.map(|m| m.to_string()).unwrap_or_else(|| "none".into()),
-                l.score,
-                l.nodes,
-                l.elapsed.as_millis()
-            )?;
-        }
-        writeln!(
-            out,
-            "search: depth {}, eval {}, {} MiB table: {:.2} M nodes/s (a node is a turn made in the search)",
-            report.depth,
-            report.eval,
-            BENCH_HASH_MIB,
-            report.nodes_per_second() / 1e6
-        )?;
-        if let Some((nodes, nps)) = perft_figure {
-            writeln!(
-                out,
-                "perft {PERFT_DEPTH} of the start position: {nodes} in {:.2} M moves/s",
-                nps / 1e6
-            )?;
-        }
-        writeln!(
-            out,
-            "net eval {} (incremental first layer): {:.2} M evals/s (evaluator only), {:.2} M nodes/s with move generation",
-            net_figure.arch,
-            net_figure.evals_per_second / 1e6,
-            net_figure.nodes_per_second / 1e6
-        )?;
-        if let Some(e) = &searches {
-            writeln!(
-                out,
-                "search with evaluators, depth {}: handcrafted {:.2} M nodes/s, network {} ({}) {:.2} M nodes/s: ratio {:.2}",
-                report.depth,
-                e.handcrafted.nodes_per_second() / 1e6,
-                e.arch,
-                e.kernel,
-                e.network.nodes_per_second() / 1e6,
-                e.ratio()
-            )?;
-        }
-        if let Some(t) = &threads_figure {
-            writeln!(
-                out,
-                "search on {} threads, depth {}: {:.2} M nodes/s against {:.2} M nodes/s on one: ratio {:.2}; time to depth ratio {:.2}",
-                t.many.threads,
-                report.depth,
-                t.many.nodes_per_second() / 1e6,
-                t.one.nodes_per_second() / 1e6,
-                t.ratio(),
-                t.time_ratio()
-            )?;
-        }
-        writeln!(out, "Bench: {}", report.nodes)?;
     }
-    Ok(())
+    if let Some(t) = &f.threads {
+        obj["threads"] = t.json();
+    }
+    if let Some((nodes, nps)) = f.perft {
+        obj["perft"] = serde_json::json!({"depth": PERFT_DEPTH, "nodes": nodes, "nodes_per_second": nps});
+    }
+    obj
+}
+
+/// The figures as text, the `Bench:` signature last.
+fn write_text(out: &mut impl Write, f: &Figures) -> std::io::Result<()> {
+    let report = &f.report;
+    for l in &report.lines {
+        writeln!(
+            out,
+            "{:<52} {:<14} {:>7} {:>11} nodes {:>7} ms",
+            l.position.to_string(),
+            l.best.map(|m| m.to_string()).unwrap_or_else(|| "none".into()),
+            l.score,
+            l.nodes,
+            l.elapsed.as_millis()
+        )?;
+    }
+    writeln!(
+        out,
+        "search: depth {}, eval {}, {} MiB table: {:.2} M nodes/s (a node is a turn made in the search)",
+        report.depth,
+        report.eval,
+        BENCH_HASH_MIB,
+        report.nodes_per_second() / 1e6
+    )?;
+    if let Some((nodes, nps)) = f.perft {
+        writeln!(out, "perft {PERFT_DEPTH} of the start position: {nodes} in {:.2} M moves/s", nps / 1e6)?;
+    }
+    writeln!(
+        out,
+        "net eval {} (incremental first layer): {:.2} M evals/s (evaluator only), {:.2} M nodes/s with move generation",
+        f.net.arch,
+        f.net.evals_per_second / 1e6,
+        f.net.nodes_per_second / 1e6
+    )?;
+    if let Some(e) = &f.searches {
+        writeln!(
+            out,
+            "search with evaluators, depth {}: handcrafted {:.2} M nodes/s, network {} ({}) {:.2} M nodes/s: ratio {:.2}",
+            report.depth,
+            e.handcrafted.nodes_per_second() / 1e6,
+            e.arch,
+            e.kernel,
+            e.network.nodes_per_second() / 1e6,
+            e.ratio()
+        )?;
+    }
+    if let Some(t) = &f.threads {
+        writeln!(
+            out,
+            "search on {} threads, depth {}: {:.2} M nodes/s against {:.2} M nodes/s on one: ratio {:.2}; time to depth ratio {:.2}",
+            t.many.threads,
+            report.depth,
+            t.many.nodes_per_second() / 1e6,
+            t.one.nodes_per_second() / 1e6,
+            t.ratio(),
+            t.time_ratio()
+        )?;
+    }
+    writeln!(out, "Bench: {}", report.nodes)
 }

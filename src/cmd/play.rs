@@ -1,6 +1,7 @@
 //! `fanorona play`: play against the computer in the terminal.
 
 use std::io::{BufRead, Write};
+use std::ops::ControlFlow;
 
 use fanorona_core::{Color, DrawRules, Game, Position};
 use fanorona_engine::turn_input::{TurnMatch, match_turn};
@@ -91,14 +92,7 @@ fn session(
             return Ok(());
         }
         if game.position().turn() != human {
-            let d = engine.choose(&game);
-            let note = match (d.score, d.depth) {
-                (Some(s), Some(depth)) => format!("  (score {} at depth {depth})", score_text(s)),
-                _ => String::new(),
-            };
-            writeln!(out, "computer plays {}{note}", d.mv)?;
-            game.play_unchecked(&d.mv);
-            show(out, &game)?;
+            computer_turn(out, &mut game, engine.as_mut())?;
             continue;
         }
         write!(out, "your turn ({human})> ")?;
@@ -109,52 +103,78 @@ fn session(
             writeln!(out, "input ended; game abandoned.")?;
             return Ok(());
         }
-        let text = line.trim();
-        match text.to_ascii_lowercase().as_str() {
-            "" => {}
-            "quit" | "exit" => {
-                writeln!(out, "bye.")?;
-                return Ok(());
-            }
-            "help" | "?" => writeln!(out, "{HELP}")?,
-            "moves" => {
-                let mut moves: Vec<String> = game.legal_moves().iter().map(|m| m.to_string()).collect();
-                moves.sort();
-                writeln!(out, "legal turns ({}): {}", moves.len(), moves.join(" "))?;
-            }
-            "hint" => {
-                let d = hint.choose(&game);
-                writeln!(out, "hint: {} (score {})", d.mv, d.score.map_or_else(|| "?".into(), score_text))?;
-            }
-            "undo" => {
-                // Take back turns until it is your turn again, with at least one of yours.
-                let mut undone = 0;
-                while game.ply() > 0 {
-                    let mover = game.positions()[game.ply() - 1].turn();
-                    game.undo();
-                    undone += 1;
-                    if mover == human {
-                        break;
-                    }
-                }
-                if undone == 0 || game.position().turn() != human {
-                    writeln!(out, "nothing of yours to take back.")?;
-                    // Replay the computer's turn if we went back before it.
-                    show(out, &game)?;
-                } else {
-                    writeln!(out, "took back {undone} turn(s).")?;
-                    show(out, &game)?;
-                }
-            }
-            _ => match match_turn(game.position(), text) {
-                TurnMatch::One(m) => {
-                    writeln!(out, "you play {m}")?;
-                    game.play_unchecked(&m);
-                    show(out, &game)?;
-                }
-                TurnMatch::Ambiguous(c) => writeln!(out, "ambiguous: {text:?} could be {}", c.join(", "))?,
-                TurnMatch::None(why) => writeln!(out, "not a legal turn: {why} (type `moves` for the list)")?,
-            },
+        if command(out, &mut game, human, hint.as_mut(), line.trim())?.is_break() {
+            return Ok(());
         }
     }
+}
+
+/// The computer chooses and plays its turn.
+fn computer_turn(out: &mut impl Write, game: &mut Game, engine: &mut dyn Player) -> std::io::Result<()> {
+    let d = engine.choose(game);
+    let note = match (d.score, d.depth) {
+        (Some(s), Some(depth)) => format!("  (score {} at depth {depth})", score_text(s)),
+        _ => String::new(),
+    };
+    writeln!(out, "computer plays {}{note}", d.mv)?;
+    game.play_unchecked(&d.mv);
+    show(out, game)
+}
+
+/// Carries out one line the player typed: a command or a turn. Breaks on `quit`.
+fn command(
+    out: &mut impl Write,
+    game: &mut Game,
+    human: Color,
+    hint: &mut dyn Player,
+    text: &str,
+) -> std::io::Result<ControlFlow<()>> {
+    match text.to_ascii_lowercase().as_str() {
+        "" => {}
+        "quit" | "exit" => {
+            writeln!(out, "bye.")?;
+            return Ok(ControlFlow::Break(()));
+        }
+        "help" | "?" => writeln!(out, "{HELP}")?,
+        "moves" => {
+            let mut moves: Vec<String> = game.legal_moves().iter().map(|m| m.to_string()).collect();
+            moves.sort();
+            writeln!(out, "legal turns ({}): {}", moves.len(), moves.join(" "))?;
+        }
+        "hint" => {
+            let d = hint.choose(game);
+            writeln!(out, "hint: {} (score {})", d.mv, d.score.map_or_else(|| "?".into(), score_text))?;
+        }
+        "undo" => undo(out, game, human)?,
+        _ => match match_turn(game.position(), text) {
+            TurnMatch::One(m) => {
+                writeln!(out, "you play {m}")?;
+                game.play_unchecked(&m);
+                show(out, game)?;
+            }
+            TurnMatch::Ambiguous(c) => writeln!(out, "ambiguous: {text:?} could be {}", c.join(", "))?,
+            TurnMatch::None(why) => writeln!(out, "not a legal turn: {why} (type `moves` for the list)")?,
+        },
+    }
+    Ok(ControlFlow::Continue(()))
+}
+
+/// Takes back turns until it is the player's turn again, with at least one of theirs.
+fn undo(out: &mut impl Write, game: &mut Game, human: Color) -> std::io::Result<()> {
+    let mut undone = 0;
+    while game.ply() > 0 {
+        let mover = game.positions()[game.ply() - 1].turn();
+        game.undo();
+        undone += 1;
+        if mover == human {
+            break;
+        }
+    }
+    if undone == 0 || game.position().turn() != human {
+        writeln!(out, "nothing of yours to take back.")?;
+    } else {
+        writeln!(out, "took back {undone} turn(s).")?;
+    }
+    // After going back before the computer's turn, it plays it again.
+    show(out, game)
 }

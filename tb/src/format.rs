@@ -14,8 +14,8 @@
 //! | 48 | 4 | CRC-32 of bytes 0..48 followed by the slots |
 //! | 52 | slots | the values |
 //!
-//! Files are written under a temporary name and renamed into place, so a file with the table's
-//! name is always complete.
+//! Files are written under a temporary name (`NAME.part`) and renamed into place, so a file
+//! with the table's name is always complete.
 
 use std::fs::{self, File};
 use std::io::{Read, Write};
@@ -183,43 +183,32 @@ pub fn read_table(path: &Path, sig: Signature, indexer: &Indexer) -> Result<(Vec
     Ok((data, header.counts))
 }
 
-/// Writes a table atomically: to `NAME.tmp` first, synced, then renamed to `path`. The rename
-/// only replaces a regular file.
+/// Writes a table atomically with fanorona-io's [`fanorona_io::write_atomic_with`]: to
+/// `NAME.part` first, synced, renamed to `path`, the directory synced. The rename only
+/// replaces a regular file (a directory in the way is an error; a FIFO or `/dev/null` is
+/// written through).
 ///
 /// # Errors
-/// When the file cannot be written, or something other than a regular file is at `path`.
+/// When the file cannot be written, or a directory is at `path`.
 pub fn write_table(path: &Path, sig: Signature, data: &[u8], counts: Counts) -> Result<(), TbError> {
     let mut h = encode_header(sig, data.len() as u64, counts);
     let crc = checksum(&h, data);
     h[CRC_AT..CRC_AT + 4].copy_from_slice(&crc.to_le_bytes());
-    let tmp = temp_path(path);
-    let write_err = |p: &Path| {
-        let p = p.to_path_buf();
-        move |source| TbError::Write { path: p, source }
-    };
-    not_a_file_check(&tmp)?;
-    let mut file = File::create(&tmp).map_err(write_err(&tmp))?;
-    file.write_all(&h).map_err(write_err(&tmp))?;
-    file.write_all(data).map_err(write_err(&tmp))?;
-    file.sync_all().map_err(write_err(&tmp))?;
-    drop(file);
-    not_a_file_check(path)?;
-    fs::rename(&tmp, path).map_err(write_err(path))
+    fanorona_io::write_atomic_with(path, |file| {
+        file.write_all(&h)?;
+        file.write_all(data)
+    })
+    .map_err(|e| match e {
+        fanorona_io::IoError::Io { path, source } => TbError::Write { path, source },
+        fanorona_io::IoError::Exists { path } | fanorona_io::IoError::Output { path, .. } => {
+            TbError::NotAFile { path }
+        }
+    })
 }
 
-/// Errors when something other than a regular file (a directory, a link) is at `path`.
-fn not_a_file_check(path: &Path) -> Result<(), TbError> {
-    match fs::symlink_metadata(path) {
-        Ok(m) if !m.file_type().is_file() => Err(TbError::NotAFile { path: path.to_path_buf() }),
-        _ => Ok(()),
-    }
-}
-
-/// The temporary name a table is written under: `3v2.fantb.tmp`.
+/// The temporary name a table is written under: `3v2.fantb.part`.
 pub fn temp_path(path: &Path) -> PathBuf {
-    let mut name = path.file_name().map(|n| n.to_os_string()).unwrap_or_default();
-    name.push(".tmp");
-    path.with_file_name(name)
+    fanorona_io::part_path(path)
 }
 
 #[cfg(test)]
@@ -236,6 +225,6 @@ mod tests {
         assert_eq!(parsed.stones, (2, 1));
         assert_eq!(parsed.slots, 77);
         assert_eq!(parsed.counts, counts);
-        assert_eq!(temp_path(Path::new("d/2v1.fantb")), Path::new("d/2v1.fantb.tmp"));
+        assert_eq!(temp_path(Path::new("d/2v1.fantb")), Path::new("d/2v1.fantb.part"));
     }
 }

@@ -114,13 +114,13 @@ fn generation_resumes_from_finished_files() {
     let first = fs::read(dir.path().join("2v1.fantb")).expect("read");
     fs::remove_file(dir.path().join("1v2.fantb")).expect("remove");
     // A temporary file left by an interrupted run is replaced.
-    fs::write(dir.path().join("3v1.fantb.tmp"), b"partial").expect("write");
+    fs::write(dir.path().join("3v1.fantb.part"), b"partial").expect("write");
     let reports = generate_into(dir.path(), 4);
     let reused: Vec<String> = reports.iter().filter(|r| r.reused).map(|r| r.sig.to_string()).collect();
     assert_eq!(reused, ["1v1", "2v1"]);
     assert_eq!(reports.len(), 6);
     assert_eq!(fs::read(dir.path().join("2v1.fantb")).expect("read"), first);
-    assert!(!dir.path().join("3v1.fantb.tmp").exists());
+    assert!(!dir.path().join("3v1.fantb.part").exists());
     let again = generate_into(dir.path(), 4);
     assert!(again.iter().all(|r| r.reused));
     assert_eq!(Tablebase::open(dir.path()).expect("open").max_stones(), 4);

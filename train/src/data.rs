@@ -1,10 +1,13 @@
 //! Streaming training data from record files: the split by game, the shuffle buffer, batches.
 //!
-//! Memory is constant in the size of the data: one game record at a time is decoded, and the
-//! training order comes from a bounded shuffle buffer (plus, per epoch, a shuffled file order).
+//! Memory is bounded: one game record at a time is decoded, the training order comes from a
+//! bounded shuffle buffer (plus, per epoch, a shuffled file order), and the validation split is
+//! kept in memory only up to [`VALIDATION_MEMORY`] bytes ([`ValidationSet`]), so that an epoch
+//! reads every file once.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use fanorona_core::Position;
 use fanorona_data::{GameId, SampleConfig, Samples};
@@ -100,11 +103,13 @@ fn is_record_file(path: &Path) -> bool {
 }
 
 /// The record files of a run and how to read samples from them.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub(crate) struct Source {
     files: Vec<PathBuf>,
     sample: SampleConfig,
     val_fraction: f64,
+    /// Passes over the files begun so far (by any thread).
+    passes: AtomicU64,
 }
 
 impl Source {
@@ -122,7 +127,14 @@ impl Source {
                 quiet_only: d.quiet_only,
             },
             val_fraction: d.val_fraction,
+            passes: AtomicU64::new(0),
         }
+    }
+
+    /// Passes over the files begun so far ([`Source::for_each`] calls).
+    #[cfg(test)]
+    pub fn passes(&self) -> u64 {
+        self.passes.load(Ordering::Relaxed)
     }
 
     pub fn file_count(&self) -> usize {
@@ -138,6 +150,7 @@ impl Source {
         order: &[usize],
         f: &mut dyn FnMut(Item) -> bool,
     ) -> Result<u64, TrainError> {
+        self.passes.fetch_add(1, Ordering::Relaxed);
         let files: Vec<PathBuf> = order.iter().map(|&i| self.files[i].clone()).collect();
         let val_fraction = self.val_fraction;
         let mut samples =
@@ -149,6 +162,84 @@ impl Source {
             }
         }
         Ok(samples.games())
+    }
+}
+
+/// Bytes of validation samples kept in memory from the first pass for the validation of every
+/// epoch (1 GiB, about 27 million samples of 40 bytes). A larger validation split is read again
+/// from the files each epoch, and the run says so with a warning.
+pub(crate) const VALIDATION_MEMORY: usize = 1 << 30;
+
+/// The validation split's samples as each epoch's validation gets them: kept in memory, or,
+/// when they were more than the bound allowed, read again from the files.
+#[derive(Debug)]
+pub(crate) struct ValidationSet {
+    /// The samples in file order; `None` when they did not fit.
+    kept: Option<Vec<Item>>,
+}
+
+impl ValidationSet {
+    /// Whether the samples are in memory.
+    pub fn in_memory(&self) -> bool {
+        self.kept.is_some()
+    }
+
+    /// Calls `f` with every validation sample in file order (from memory, or from a pass over
+    /// `source`'s files), stopping early when it returns false.
+    pub fn for_each(&self, source: &Source, f: &mut dyn FnMut(Item) -> bool) -> Result<(), TrainError> {
+        match &self.kept {
+            Some(items) => {
+                for it in items {
+                    if !f(*it) {
+                        break;
+                    }
+                }
+                Ok(())
+            }
+            None => {
+                let order: Vec<usize> = (0..source.file_count()).collect();
+                source.for_each(Split::Validation, &order, f).map(|_| ())
+            }
+        }
+    }
+}
+
+/// Gathers the validation samples of a pass in file order while they fit in `limit` items.
+#[derive(Debug)]
+pub(crate) struct ValidationCollector {
+    items: Vec<Item>,
+    limit: usize,
+    over: bool,
+}
+
+impl ValidationCollector {
+    /// A collector keeping at most `limit` items ([`ValidationCollector::new`] for the bound of
+    /// [`VALIDATION_MEMORY`]).
+    pub fn with_limit(limit: usize) -> ValidationCollector {
+        ValidationCollector { items: Vec::new(), limit, over: false }
+    }
+
+    /// A collector bounded by [`VALIDATION_MEMORY`].
+    pub fn new() -> ValidationCollector {
+        ValidationCollector::with_limit(VALIDATION_MEMORY / std::mem::size_of::<Item>())
+    }
+
+    /// Keeps `item`, or, past the limit, gives up keeping (and frees what was kept).
+    pub fn push(&mut self, item: Item) {
+        if self.over {
+            return;
+        }
+        if self.items.len() < self.limit {
+            self.items.push(item);
+        } else {
+            self.over = true;
+            self.items = Vec::new();
+        }
+    }
+
+    /// The set for the epochs' validation.
+    pub fn finish(self) -> ValidationSet {
+        ValidationSet { kept: (!self.over).then_some(self.items) }
     }
 }
 
@@ -303,6 +394,21 @@ mod tests {
         assert_ne!(got, (0..1000).map(|i| i as f32).collect::<Vec<_>>(), "not shuffled");
         got.sort_by(f32::total_cmp);
         assert_eq!(got, (0..1000).map(|i| i as f32).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn the_validation_collector_keeps_the_order_within_its_bound() {
+        let item = |i| Item { pos: Position::start(), target: i as f32, result: 0.0 };
+        let mut c = ValidationCollector::with_limit(5);
+        (0..5).for_each(|i| c.push(item(i)));
+        let set = c.finish();
+        assert_eq!(
+            set.kept.as_ref().map(|v| v.iter().map(|it| it.target).collect::<Vec<_>>()),
+            Some(vec![0.0, 1.0, 2.0, 3.0, 4.0])
+        );
+        let mut c = ValidationCollector::with_limit(5);
+        (0..6).for_each(|i| c.push(item(i)));
+        assert!(!c.finish().in_memory());
     }
 
     #[test]

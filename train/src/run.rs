@@ -16,7 +16,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::baseline::{self, BaselineReport, MaterialStats};
 use crate::config::OptimConfig;
-use crate::data::{Batch, Shuffler, Source, Split, expand_inputs, permutation};
+use crate::data::{
+    Batch, Item, Shuffler, Source, Split, VALIDATION_MEMORY, ValidationCollector, ValidationSet,
+    expand_inputs, permutation,
+};
 use crate::metrics::{EpochMetrics, write_metrics};
 use crate::model::{ValueNet, device_for};
 use crate::paths::{rebase, relative_to};
@@ -201,24 +204,43 @@ enum Start {
     Resume(Box<RunState>),
 }
 
-/// Counts the data and gathers the baseline's statistics in one pass per split.
-fn scan(source: &Source) -> Result<(DataSummary, MaterialStats, MaterialStats), TrainError> {
-    let order: Vec<usize> = (0..source.file_count()).collect();
-    // (games, samples, statistics) of one split.
-    let count = |split| -> Result<(u64, u64, MaterialStats), TrainError> {
-        let (mut n, mut stats) = (0u64, MaterialStats::default());
-        let games = source.for_each(split, &order, &mut |it| {
-            n += 1;
-            stats.add(&it.pos, it.target, it.result);
-            true
-        })?;
-        Ok((games, n, stats))
-    };
-    let (train_games, train_samples, train) = count(Split::Train)?;
-    let (val_games, val_samples, val) = count(Split::Validation)?;
+/// What the scan of the data found.
+struct Scan {
+    summary: DataSummary,
+    /// The baseline's statistics of the training split.
+    train: MaterialStats,
+    /// The baseline's statistics of the validation split.
+    val: MaterialStats,
+    /// The validation samples for every epoch's validation.
+    validation: ValidationSet,
+}
+
+/// Counts the data and gathers the baseline's statistics in one pass per split, keeping the
+/// validation samples (within `collector`'s bound) so that the epochs do not read them again.
+fn scan(source: &Source, mut collector: ValidationCollector) -> Result<Scan, TrainError> {
+    let (train_games, train_samples, train) = count_split(source, Split::Train, &mut |_| ())?;
+    let (val_games, val_samples, val) = count_split(source, Split::Validation, &mut |it| collector.push(it))?;
     let summary =
         DataSummary { files: source.file_count(), train_games, val_games, train_samples, val_samples };
-    Ok((summary, train, val))
+    Ok(Scan { summary, train, val, validation: collector.finish() })
+}
+
+/// Games, samples and the baseline's statistics of one split, in file order; `keep` sees every
+/// sample.
+fn count_split(
+    source: &Source,
+    split: Split,
+    keep: &mut dyn FnMut(Item),
+) -> Result<(u64, u64, MaterialStats), TrainError> {
+    let order: Vec<usize> = (0..source.file_count()).collect();
+    let (mut n, mut stats) = (0u64, MaterialStats::default());
+    let games = source.for_each(split, &order, &mut |it| {
+        n += 1;
+        stats.add(&it.pos, it.target, it.result);
+        keep(it);
+        true
+    })?;
+    Ok((games, n, stats))
 }
 
 /// The configured optimiser.
@@ -271,7 +293,7 @@ fn run(
 ) -> Result<TrainReport, TrainError> {
     let arch = config.architecture()?;
     let source = Arc::new(Source::new(files, config));
-    let (summary, baseline) = scan_and_fit(&source, progress)?;
+    let (summary, baseline, validation) = scan_and_fit(&source, progress)?;
     let plan = Plan::new(config, &summary, progress)?;
     let device = device_for(config.backend)?;
     let train_dev = device.clone().autodiff();
@@ -303,7 +325,7 @@ fn run(
         // A loader that panicked has sent its last batch: say so rather than train on a part.
         loader.join().map_err(|_| TrainError::Backend("the data loader thread panicked".into()))?;
 
-        let (val_loss, val_accuracy) = validate(&model.valid(), &source, plan.batch, &device)?;
+        let (val_loss, val_accuracy) = validate(&model.valid(), &source, &validation, plan.batch, &device)?;
         let seen = trained.seen;
         let metrics = EpochMetrics {
             epoch,
@@ -324,12 +346,14 @@ fn run(
     Ok(state.report)
 }
 
-/// Counts the data and fits the material baseline, reporting both.
+/// Counts the data and fits the material baseline, reporting both (and a validation split
+/// too large to keep in memory).
 fn scan_and_fit(
     source: &Source,
     progress: &mut dyn FnMut(&Progress) -> ControlFlow<()>,
-) -> Result<(DataSummary, BaselineReport), TrainError> {
-    let (summary, train_stats, val_stats) = scan(source)?;
+) -> Result<(DataSummary, BaselineReport, ValidationSet), TrainError> {
+    let Scan { summary, train: train_stats, val: val_stats, validation } =
+        scan(source, ValidationCollector::new())?;
     if summary.train_samples == 0 {
         return Err(TrainError::NoData(format!(
             "the {} file(s) have no training positions ({} games)",
@@ -337,9 +361,17 @@ fn scan_and_fit(
         )));
     }
     report_progress(progress, &Progress::Scanned(&summary))?;
+    if !validation.in_memory() {
+        let text = format!(
+            "the validation split ({} samples) is larger than the {} MiB kept in memory: every epoch reads it again from the files",
+            summary.val_samples,
+            VALIDATION_MEMORY >> 20
+        );
+        report_progress(progress, &Progress::Warning(&text))?;
+    }
     let baseline = baseline::fit(&train_stats, &val_stats);
     report_progress(progress, &Progress::Baseline(&baseline))?;
-    Ok((summary, baseline))
+    Ok((summary, baseline, validation))
 }
 
 /// The run's length in steps and epochs.
@@ -569,10 +601,10 @@ fn report_progress(
 fn validate(
     model: &ValueNet,
     source: &Source,
+    validation: &ValidationSet,
     batch: usize,
     device: &Device,
 ) -> Result<(f64, f64), TrainError> {
-    let order: Vec<usize> = (0..source.file_count()).collect();
     let (mut sse, mut n, mut right, mut decisive) = (0.0f64, 0u64, 0u64, 0u64);
     let mut pending = Batch::with_capacity(batch);
     let mut flush = |b: &mut Batch| -> Result<(), TrainError> {
@@ -605,7 +637,7 @@ fn validate(
         Ok(())
     };
     let mut failed = None;
-    source.for_each(Split::Validation, &order, &mut |it| {
+    validation.for_each(source, &mut |it| {
         pending.push(&it.pos, it.target, it.result);
         if pending.len() == batch
             && let Err(e) = flush(&mut pending)
@@ -622,4 +654,54 @@ fn validate(
     let loss = if n > 0 { sse / n as f64 } else { f64::NAN };
     let acc = if decisive > 0 { right as f64 / decisive as f64 } else { f64::NAN };
     Ok((loss, acc))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    /// (loss, accuracy) as bits, so that equal NaNs compare equal.
+    fn bits((loss, acc): (f64, f64)) -> (u64, u64) {
+        (loss.to_bits(), acc.to_bits())
+    }
+
+    #[test]
+    fn the_epochs_validation_reads_no_file_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("g.bin");
+        crate::write_synthetic_games(&file, 30, 3).unwrap();
+        let mut config = TrainConfig::default();
+        config.model.hidden = vec![8];
+        config.data.val_fraction = 0.3;
+        let device = device_for(config.backend).unwrap();
+        let model = ValueNet::init(&config.architecture().unwrap(), 1, &device).unwrap();
+
+        let source = Source::new(std::slice::from_ref(&file), &config);
+        let scanned = scan(&source, ValidationCollector::new()).unwrap();
+        assert!(scanned.summary.val_samples > 0);
+        assert!(scanned.validation.in_memory());
+        assert_eq!(source.passes(), 2, "the scan reads each split once");
+        let first = validate(&model, &source, &scanned.validation, 64, &device).unwrap();
+        assert!(first.0.is_finite());
+        for _ in 0..3 {
+            assert_eq!(
+                bits(validate(&model, &source, &scanned.validation, 64, &device).unwrap()),
+                bits(first)
+            );
+        }
+        assert_eq!(source.passes(), 2, "an epoch's validation read the files again");
+
+        // Over the memory bound, every validation reads the split from the files: same losses.
+        let source = Source::new(std::slice::from_ref(&file), &config);
+        let scanned = scan(&source, ValidationCollector::with_limit(3)).unwrap();
+        assert!(!scanned.validation.in_memory());
+        for _ in 0..2 {
+            assert_eq!(
+                bits(validate(&model, &source, &scanned.validation, 64, &device).unwrap()),
+                bits(first)
+            );
+        }
+        assert_eq!(source.passes(), 4);
+    }
 }

@@ -87,9 +87,8 @@ pub struct Searcher {
     deadline: Option<Instant>,
     stop: Arc<AtomicBool>,
     stopped: bool,
-    quiescence: usize,
-    /// Endgame tables: exact scores within them, perfect play at a root they cover.
-    tb: Option<Arc<Tablebase>>,
+    /// What the caller set, the same on every thread.
+    settings: Settings,
     /// 0 for the main thread, 1 and up for helpers.
     id: usize,
     /// The searchers of the other threads (on the main searcher only).
@@ -97,6 +96,22 @@ pub struct Searcher {
     /// Nodes of the helper threads of the running search, added in steps of [`CHECK_EVERY`]
     /// (`None` on one thread).
     shared_nodes: Option<Arc<AtomicU64>>,
+}
+
+/// The settings of a search that its caller chooses and every helper thread shares: set on
+/// the main searcher, copied to the helpers in one place ([`Searcher::share_settings`]).
+#[derive(Clone, Debug)]
+struct Settings {
+    /// Turns of forced captures searched past the nominal depth.
+    quiescence: usize,
+    /// Endgame tables: exact scores within them, perfect play at a root they cover.
+    tb: Option<Arc<Tablebase>>,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings { quiescence: DEFAULT_QUIESCENCE, tb: None }
+    }
 }
 
 impl std::fmt::Debug for Searcher {
@@ -144,8 +159,7 @@ impl Searcher {
             deadline: None,
             stop: Arc::new(AtomicBool::new(false)),
             stopped: false,
-            quiescence: DEFAULT_QUIESCENCE,
-            tb: None,
+            settings: Settings::default(),
             id,
             helpers: Vec::new(),
             shared_nodes: None,
@@ -159,11 +173,16 @@ impl Searcher {
         let helpers = threads.max(1) - 1;
         self.helpers.truncate(helpers);
         while self.helpers.len() < helpers {
-            let mut h =
-                Searcher::with_table(self.eval.box_clone(), Arc::clone(&self.tt), self.helpers.len() + 1);
-            h.tb.clone_from(&self.tb);
-            h.quiescence = self.quiescence;
+            let h = Searcher::with_table(self.eval.box_clone(), Arc::clone(&self.tt), self.helpers.len() + 1);
             self.helpers.push(h);
+        }
+        self.share_settings();
+    }
+
+    /// Copies this searcher's settings to its helpers.
+    fn share_settings(&mut self) {
+        for h in &mut self.helpers {
+            h.settings.clone_from(&self.settings);
         }
     }
 
@@ -179,10 +198,8 @@ impl Searcher {
 
     /// Probes these endgame tables in the search (`None`: none, the default).
     pub fn set_tablebase(&mut self, tb: Option<Arc<Tablebase>>) {
-        for h in &mut self.helpers {
-            h.tb.clone_from(&tb);
-        }
-        self.tb = tb;
+        self.settings.tb = tb;
+        self.share_settings();
     }
 
     /// The evaluator's name.
@@ -193,10 +210,8 @@ impl Searcher {
     /// How many turns of forced captures are searched past the nominal depth (at most
     /// [`MAX_QUIESCENCE`]; [`DEFAULT_QUIESCENCE`] unless set).
     pub fn set_quiescence(&mut self, turns: usize) {
-        self.quiescence = turns.min(MAX_QUIESCENCE);
-        for h in &mut self.helpers {
-            h.quiescence = self.quiescence;
-        }
+        self.settings.quiescence = turns.min(MAX_QUIESCENCE);
+        self.share_settings();
     }
 
     /// Forget everything learnt (a new game): the table, killers and history.
@@ -269,24 +284,7 @@ impl Searcher {
         info: &mut dyn FnMut(&Info),
     ) -> SearchResult {
         let start = Instant::now();
-        self.stop = stop;
-        self.stopped = false;
-        self.nodes = 0;
-        // The node and time limits are armed once the first iteration is complete: a search
-        // always returns a scored turn (a label or an `info` line worth having), however small
-        // its budget; only the stop flag interrupts the first iteration.
-        self.node_limit = u64::MAX;
-        self.node_budget = u64::MAX;
-        self.deadline = None;
-        self.rules = root.rules;
-        self.root_ply = root.ply;
-        self.path.clear();
-        self.path.extend_from_slice(&root.history);
-        self.path.push(root.position.hash());
-        self.killers.iter_mut().for_each(|k| *k = [None; 2]);
-        self.history.iter_mut().flatten().for_each(|h| *h /= 8);
-        self.eval.set_root(&root.position);
-
+        self.begin(root, stop);
         let pos = root.position;
         let mut moves = MoveList::new();
         pos.generate_moves(&mut moves);
@@ -302,7 +300,7 @@ impl Searcher {
         if moves.is_empty() {
             return result;
         }
-        if let Some(tb) = &self.tb
+        if let Some(tb) = &self.settings.tb
             && let Some(r) = super::tablebase::root_result(tb, root, start)
         {
             info(&Info { depth: r.depth, score: r.score, nodes: 0, elapsed: r.elapsed, pv: r.pv.clone() });
@@ -320,31 +318,13 @@ impl Searcher {
                 break;
             };
             if self.stopped {
-                // A partial iteration: its best turn was searched completely and the turn
-                // searched first was the last iteration's best, so it is the better choice;
-                // the completed depth stays the last one.
-                let best = order[best_index].0;
-                let pv: Vec<Move> = self.pv[0][..self.pv_len[0]].to_vec();
-                result.best = Some(best);
-                result.score = score;
-                result.pv = if pv.first() == Some(&best) { pv } else { vec![best] };
+                self.take_partial(&mut result, order[best_index].0, score);
                 break;
             }
             if depth == 1 {
-                self.node_budget = limits.nodes.unwrap_or(u64::MAX);
-                self.node_limit = self.node_budget;
-                self.deadline = limits.movetime.map(|t| start + t);
+                self.arm_limits(&limits, start);
             }
-            // Stable: the best first, the rest by their (bound) scores.
-            let best = order.remove(best_index);
-            order.insert(0, best);
-            order[1..].sort_by_key(|&(_, s)| -s);
-            let pv: Vec<Move> = self.pv[0][..self.pv_len[0]].to_vec();
-            result.best = Some(best.0);
-            result.score = score;
-            result.depth = depth;
-            result.pv = if pv.first() == Some(&best.0) { pv } else { vec![best.0] };
-            result.root = order.clone();
+            self.take_iteration(&mut result, &mut order, best_index, score, depth);
             info(&Info {
                 depth,
                 score,
@@ -352,23 +332,78 @@ impl Searcher {
                 elapsed: start.elapsed(),
                 pv: result.pv.clone(),
             });
-            // A forced result within the searched depth cannot change.
-            if let Some((_, turns)) = forced(score)
-                && turns <= depth
-                && !limits.is_infinite()
-            {
+            if is_last_iteration(score, depth, &limits, start) {
                 break;
-            }
-            if let Some(limit) = limits.movetime {
-                // Another iteration would likely not finish in time.
-                if start.elapsed() > limit / 2 {
-                    break;
-                }
             }
         }
         result.nodes = self.nodes;
         result.elapsed = start.elapsed();
         result
+    }
+
+    /// Readies this thread for a search of `root`: the counters, the path of the game's
+    /// history, the ordering memory aged, the evaluator at the root.
+    fn begin(&mut self, root: &SearchRoot, stop: Arc<AtomicBool>) {
+        self.stop = stop;
+        self.stopped = false;
+        self.nodes = 0;
+        // The node and time limits are armed once the first iteration is complete
+        // ([`Searcher::arm_limits`]): a search always returns a scored turn (a label or an
+        // `info` line worth having), however small its budget; only the stop flag interrupts
+        // the first iteration.
+        self.node_limit = u64::MAX;
+        self.node_budget = u64::MAX;
+        self.deadline = None;
+        self.rules = root.rules;
+        self.root_ply = root.ply;
+        self.path.clear();
+        self.path.extend_from_slice(&root.history);
+        self.path.push(root.position.hash());
+        self.killers.iter_mut().for_each(|k| *k = [None; 2]);
+        self.history.iter_mut().flatten().for_each(|h| *h /= 8);
+        self.eval.set_root(&root.position);
+    }
+
+    /// Arms the node and time limits (after the first iteration).
+    fn arm_limits(&mut self, limits: &Limits, start: Instant) {
+        self.node_budget = limits.nodes.unwrap_or(u64::MAX);
+        self.node_limit = self.node_budget;
+        self.deadline = limits.movetime.map(|t| start + t);
+    }
+
+    /// The principal variation of the last iteration, when it starts with `best`.
+    fn pv_from(&self, best: Move) -> Vec<Move> {
+        let pv: Vec<Move> = self.pv[0][..self.pv_len[0]].to_vec();
+        if pv.first() == Some(&best) { pv } else { vec![best] }
+    }
+
+    /// Takes the best turn of a partial iteration: it was searched completely and the turn
+    /// searched first was the last iteration's best, so it is the better choice; the completed
+    /// depth stays the last one.
+    fn take_partial(&self, result: &mut SearchResult, best: Move, score: i32) {
+        result.best = Some(best);
+        result.score = score;
+        result.pv = self.pv_from(best);
+    }
+
+    /// Takes a completed iteration of `depth` into `result`, and orders the root turns for the
+    /// next: stable, the best first, the rest by their (bound) scores.
+    fn take_iteration(
+        &self,
+        result: &mut SearchResult,
+        order: &mut Vec<(Move, i32)>,
+        best_index: usize,
+        score: i32,
+        depth: u32,
+    ) {
+        let best = order.remove(best_index);
+        order.insert(0, best);
+        order[1..].sort_by_key(|&(_, s)| -s);
+        result.best = Some(best.0);
+        result.score = score;
+        result.depth = depth;
+        result.pv = self.pv_from(best.0);
+        result.root = order.clone();
     }
 
     /// One iteration at the root. Returns the score and the best turn's index in `order`, or
@@ -573,7 +608,7 @@ impl Searcher {
         if self.is_draw(ply, quiet) {
             return Some(DRAW);
         }
-        let tb = self.tb.as_ref()?;
+        let tb = self.settings.tb.as_ref()?;
         probe_score(tb, pos, ply as u32, quiet, self.rules.max_quiet_plies)
     }
 
@@ -659,7 +694,7 @@ impl Searcher {
         }
         // After a capture (qply > 0) the quiet count is 0.
         if qply > 0
-            && let Some(tb) = &self.tb
+            && let Some(tb) = &self.settings.tb
             && let Some(score) = probe_score(tb, pos, ply as u32, 0, self.rules.max_quiet_plies)
         {
             return score;
@@ -670,7 +705,7 @@ impl Searcher {
             }
             return self.evaluate(pos);
         }
-        if qply >= self.quiescence || ply >= MAX_PLY - 1 {
+        if qply >= self.settings.quiescence || ply >= MAX_PLY - 1 {
             return self.evaluate(pos);
         }
         pos.generate_moves(&mut self.lists[ply]);
@@ -750,6 +785,19 @@ impl Searcher {
 
 /// The answer of a search on several threads: the main thread's, unless a helper completed a
 /// deeper iteration (the deepest, the first of those on ties); the nodes are everyone's.
+/// Whether the iteration of `depth` that scored `score` is the last: a forced result within
+/// the searched depth cannot change, and with a move time another iteration would likely not
+/// finish in time.
+fn is_last_iteration(score: i32, depth: u32, limits: &Limits, start: Instant) -> bool {
+    if let Some((_, turns)) = forced(score)
+        && turns <= depth
+        && !limits.is_infinite()
+    {
+        return true;
+    }
+    limits.movetime.is_some_and(|limit| start.elapsed() > limit / 2)
+}
+
 fn deepest(main: SearchResult, others: Vec<SearchResult>) -> SearchResult {
     let nodes = main.nodes + others.iter().map(|r| r.nodes).sum::<u64>();
     let elapsed = main.elapsed;

@@ -4,7 +4,7 @@ use std::time::Instant;
 
 use super::matches::{Plan, done, play};
 use super::{Context, Stage};
-use crate::files::{create_dir, read_json, write_json};
+use crate::files::{create_dir, read_marker, write_json};
 use crate::records::{Best, Event};
 use crate::stages::MatchDone;
 use crate::{FinalStage, LoopError};
@@ -17,7 +17,7 @@ pub(crate) fn run(
     events: &mut dyn FnMut(&Event),
 ) -> Result<MatchDone, LoopError> {
     let marker = ctx.layout.final_marker();
-    if let Some(done) = read_json::<MatchDone>(&marker)?
+    if let Some(done) = read_marker::<MatchDone>(&marker)?
         && done.engine == ctx.engine_name(best.generation)
     {
         events(&Event::Stage { generation: 0, stage: Stage::Final, done: true });

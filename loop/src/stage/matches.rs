@@ -9,6 +9,7 @@ use fanorona_eval::{EngineSpec, MatchConfig, MatchReport, OpeningSource};
 
 use super::Context;
 use crate::LoopError;
+use crate::files::MARKER_VERSION;
 use crate::records::Event;
 use crate::stages::MatchDone;
 
@@ -65,6 +66,7 @@ pub(super) fn done(
     t0: Instant,
 ) -> MatchDone {
     MatchDone {
+        version: MARKER_VERSION,
         engine: engines[0].name.clone(),
         opponent: engines[1].name.clone(),
         generations: Some(generations),

@@ -5,7 +5,7 @@ use std::time::Instant;
 use fanorona_selfplay::{Exploration, SelfplayConfig};
 
 use super::{Context, Stage, finished};
-use crate::files::write_json;
+use crate::files::{MARKER_VERSION, write_json};
 use crate::records::{Best, Event};
 use crate::stages::SelfplayDone;
 use crate::{LoopError, SelfplayStage};
@@ -52,6 +52,7 @@ pub(crate) fn run(
         crate::cluster::selfplay(section, &sp, &ctx.layout.generation(g), &games)?
     };
     let done = SelfplayDone {
+        version: MARKER_VERSION,
         player: spec.to_string(),
         games: s.games,
         positions: s.positions,

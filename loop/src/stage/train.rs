@@ -8,7 +8,7 @@ use std::time::Instant;
 use fanorona_train::Progress;
 
 use super::{Context, Stage, finished};
-use crate::files::{write_atomic, write_json};
+use crate::files::{MARKER_VERSION, write_atomic, write_json};
 use crate::records::{Best, Event};
 use crate::stages::{EpochDone, TrainDone};
 use crate::{LoopError, TrainStage};
@@ -89,6 +89,7 @@ fn train(
         .map_err(|source| LoopError::Io { path: report.best_net.clone(), source })?;
     write_atomic(&network, &bytes)?;
     Ok(TrainDone {
+        version: MARKER_VERSION,
         network,
         warm_start: warm.map(Path::to_path_buf),
         files: files.to_vec(),

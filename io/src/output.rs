@@ -8,12 +8,12 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use crate::DataError;
+use crate::IoError;
 
 /// What to do when the output exists already.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Existing {
-    /// Refuse ([`DataError::Exists`]).
+    /// Refuse ([`IoError::Exists`]).
     Refuse,
     /// Replace it (`--force`), or continue it (`--resume`, the caller's business).
     Replace,
@@ -36,12 +36,12 @@ pub struct Output {
 const MAX_LINKS: usize = 40;
 
 /// Follows `path` through symlinks to the file it names, which need not exist.
-fn resolve(path: &Path) -> Result<PathBuf, DataError> {
+fn resolve(path: &Path) -> Result<PathBuf, IoError> {
     let mut p = path.to_path_buf();
     for _ in 0..MAX_LINKS {
         match std::fs::symlink_metadata(&p) {
             Ok(m) if m.file_type().is_symlink() => {
-                let link = std::fs::read_link(&p).map_err(|e| DataError::io(&p, e))?;
+                let link = std::fs::read_link(&p).map_err(|e| IoError::io(&p, e))?;
                 p = match p.parent() {
                     Some(dir) if link.is_relative() => dir.join(link),
                     _ => link,
@@ -49,10 +49,10 @@ fn resolve(path: &Path) -> Result<PathBuf, DataError> {
             }
             Ok(_) => return Ok(p),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(p),
-            Err(e) => return Err(DataError::io(&p, e)),
+            Err(e) => return Err(IoError::io(&p, e)),
         }
     }
-    Err(DataError::Output { path: path.to_path_buf(), what: "too many levels of symbolic links".into() })
+    Err(IoError::Output { path: path.to_path_buf(), what: "too many levels of symbolic links".into() })
 }
 
 impl Output {
@@ -60,11 +60,11 @@ impl Output {
     /// unless `existing` is [`Existing::Replace`].
     ///
     /// # Errors
-    /// [`DataError::Exists`], [`DataError::Output`] or [`DataError::Io`].
-    pub fn new(path: &Path, existing: Existing) -> Result<Output, DataError> {
+    /// [`IoError::Exists`], [`IoError::Output`] or [`IoError::Io`].
+    pub fn new(path: &Path, existing: Existing) -> Result<Output, IoError> {
         let (target, special, exists) = match std::fs::metadata(path) {
             Ok(m) if m.is_dir() => {
-                return Err(DataError::Output { path: path.to_path_buf(), what: "is a directory".into() });
+                return Err(IoError::Output { path: path.to_path_buf(), what: "is a directory".into() });
             }
             // A regular file, perhaps through symlinks: the file they lead to.
             Ok(m) if m.is_file() => {
@@ -75,10 +75,10 @@ impl Output {
             Ok(_) => (path.to_path_buf(), true, true),
             // Nothing there yet, or a dangling symlink: the file it names.
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => (resolve(path)?, false, false),
-            Err(e) => return Err(DataError::io(path, e)),
+            Err(e) => return Err(IoError::io(path, e)),
         };
         if exists && !special && existing == Existing::Refuse {
-            return Err(DataError::Exists { path: path.to_path_buf() });
+            return Err(IoError::Exists { path: path.to_path_buf() });
         }
         Ok(Output { given: path.to_path_buf(), target, special, exists })
     }
@@ -118,14 +118,14 @@ impl Output {
     /// regular file or nothing. Nothing to do for a special file.
     ///
     /// # Errors
-    /// [`DataError::Output`] when the target has become something else; [`DataError::Io`].
-    pub fn commit(&self) -> Result<(), DataError> {
+    /// [`IoError::Output`] when the target has become something else; [`IoError::Io`].
+    pub fn commit(&self) -> Result<(), IoError> {
         if self.special {
             return Ok(());
         }
         match std::fs::symlink_metadata(&self.target) {
             Ok(m) if !m.is_file() => {
-                return Err(DataError::Output {
+                return Err(IoError::Output {
                     path: self.target.clone(),
                     what: format!(
                         "is no longer a regular file; the output is left in {}",
@@ -135,9 +135,9 @@ impl Output {
             }
             Ok(_) => {}
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(DataError::io(&self.target, e)),
+            Err(e) => return Err(IoError::io(&self.target, e)),
         }
-        std::fs::rename(self.part(), &self.target).map_err(|e| DataError::io(&self.target, e))
+        std::fs::rename(self.part(), &self.target).map_err(|e| IoError::io(&self.target, e))
     }
 
     /// Removes the temporary of a failed write (nothing for a special file).
@@ -203,12 +203,12 @@ mod tests {
         assert!(!o.existed() && !o.is_special());
         assert_eq!(o.write_path(), dir.path().join("x.bin.part"));
         std::fs::write(&p, b"keep").expect("write");
-        assert!(matches!(Output::new(&p, Existing::Refuse), Err(DataError::Exists { .. })));
+        assert!(matches!(Output::new(&p, Existing::Refuse), Err(IoError::Exists { .. })));
         let o = Output::new(&p, Existing::Replace).expect("replace");
         std::fs::write(o.write_path(), b"new").expect("write");
         o.commit().expect("commit");
         assert_eq!(std::fs::read(&p).expect("read"), b"new");
-        assert!(matches!(Output::new(dir.path(), Existing::Replace), Err(DataError::Output { .. })));
+        assert!(matches!(Output::new(dir.path(), Existing::Replace), Err(IoError::Output { .. })));
     }
 
     #[cfg(unix)]
@@ -225,7 +225,7 @@ mod tests {
         o.commit().expect("commit");
         assert!(std::fs::symlink_metadata(&link).expect("link").file_type().is_symlink());
         assert_eq!(std::fs::read(&real).expect("read"), b"data");
-        assert!(matches!(Output::new(&link, Existing::Refuse), Err(DataError::Exists { .. })));
+        assert!(matches!(Output::new(&link, Existing::Refuse), Err(IoError::Exists { .. })));
         assert!(o.clobbers(&link) && o.clobbers(&real) && o.clobbers(&o.part()));
         assert!(!o.clobbers(&dir.path().join("other")));
     }

@@ -1,0 +1,17 @@
+//! Output files for every fanorona crate: where an output goes and how it gets there without
+//! destroying anything ([`Output`]: `PATH.part`, then a rename over a regular file only; a
+//! FIFO, `/dev/null` or another special file is written through), and atomic writes of a
+//! whole file ([`write_atomic`], [`write_atomic_with`]: the `.part` file synced, renamed, the
+//! directory synced).
+//!
+//! It depends on nothing of fanorona's, so that the lowest crates that write files (the
+//! tablebase generator, the charts) share it with the data crate, which re-exports it.
+#![deny(missing_docs)]
+
+mod atomic;
+mod error;
+pub mod output;
+
+pub use atomic::{sync_dir, write_atomic, write_atomic_with};
+pub use error::IoError;
+pub use output::{Existing, Output, part_path};
