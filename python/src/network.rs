@@ -105,8 +105,8 @@ impl PyNetwork {
     /// Writes the network file (through a temporary renamed into place; replaces a regular
     /// file, writes a device such as /dev/null through).
     fn save(&self, path: PathBuf) -> PyResult<()> {
-        let output =
-            Output::new(&path, Existing::Replace).map_err(|e| errors::data(fanorona_data::DataError::from(e)))?;
+        let output = Output::new(&path, Existing::Replace)
+            .map_err(|e| errors::data(fanorona_data::DataError::from(e)))?;
         let part = output.write_path();
         let written = std::fs::write(&part, self.net.to_bytes())
             .map_err(|e| fanorona_data::DataError::io(&path, e))
