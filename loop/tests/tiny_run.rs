@@ -114,13 +114,7 @@ fn a_stage_in_flight_is_redone_on_resume() {
     let gate = std::fs::read_to_string(gen_dir.join("gate.done.json")).unwrap();
     std::fs::remove_file(gen_dir.join("gate.done.json")).unwrap();
     std::fs::write(gen_dir.join("gate.done.json.part"), b"{\"half").unwrap();
-    let mut redone = Vec::new();
-    run(&c, &out, true, &mut |e| {
-        if let Event::Stage { done: false, stage, .. } = e {
-            redone.push(stage.name());
-        }
-    })
-    .unwrap();
+    let redone = stages_started_on_resume(&c, &out);
     assert_eq!(redone, ["gate"]);
     let again: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(gen_dir.join("gate.done.json")).unwrap()).unwrap();
@@ -149,13 +143,7 @@ fn markers_without_a_version_resume_and_another_version_is_refused() {
         v.as_object_mut().unwrap().remove("version");
         std::fs::write(marker(stage), v.to_string()).unwrap();
     }
-    let mut redone = Vec::new();
-    run(&c, &out, true, &mut |e| {
-        if let Event::Stage { done: false, stage, .. } = e {
-            redone.push(stage.name());
-        }
-    })
-    .unwrap();
+    let redone = stages_started_on_resume(&c, &out);
     assert!(redone.is_empty(), "stages redone on resume: {redone:?}");
     // A marker of another version is bad input, named in the message.
     let mut v = read(&marker("train"));
@@ -164,6 +152,18 @@ fn markers_without_a_version_resume_and_another_version_is_refused() {
     let e = run(&c, &out, true, &mut |_| {}).unwrap_err();
     assert!(e.is_bad_input(), "{e}");
     assert!(e.to_string().contains("train.done.json") && e.to_string().contains("version 2"), "{e}");
+}
+
+/// Resumes the run in `out` and names the stages it started (again).
+fn stages_started_on_resume(c: &LoopConfig, out: &std::path::Path) -> Vec<&'static str> {
+    let mut started = Vec::new();
+    run(c, out, true, &mut |e| {
+        if let Event::Stage { done: false, stage, .. } = e {
+            started.push(stage.name());
+        }
+    })
+    .unwrap();
+    started
 }
 
 /// Removes what a loop wrote after the point it is to look killed at: every generation after
