@@ -162,7 +162,7 @@ fn stages_started_on_resume(c: &LoopConfig, out: &std::path::Path) -> Vec<&'stat
             started.push(stage.name());
         }
     })
-    .unwrap();
+    .expect("the run resumes");
     started
 }
 
