@@ -82,26 +82,49 @@ pub fn run_bench(depth: u32, eval: &dyn Evaluator) -> BenchReport {
 /// thread's, so on more than one thread they are no signature (the helpers' timing changes
 /// them), only a speed figure.
 pub fn run_bench_threads(depth: u32, eval: &dyn Evaluator, threads: usize) -> BenchReport {
-    let mut lines = Vec::new();
-    for text in BENCH_POSITIONS {
-        let Ok(position) = text.parse::<Position>() else { continue };
-        let mut searcher = Searcher::new(eval.box_clone(), BENCH_HASH_MIB);
-        searcher.set_threads(threads);
-        let r = searcher.search(
-            &SearchRoot::new(position),
-            Limits::depth(depth),
-            Arc::new(AtomicBool::new(false)),
-            &mut |_| {},
-        );
-        lines.push(BenchLine { position, best: r.best, score: r.score, nodes: r.nodes, elapsed: r.elapsed });
+    let lines = bench_positions().map(|p| bench_line(p, depth, eval, threads)).collect();
+    BenchReport::from_lines(depth, eval.name(), threads, lines)
+}
+
+/// The bench positions, parsed.
+pub fn bench_positions() -> impl Iterator<Item = Position> {
+    BENCH_POSITIONS.iter().filter_map(|text| text.parse::<Position>().ok())
+}
+
+/// Searches one position to `depth` with `eval` on `threads` threads (a fresh searcher and
+/// [`BENCH_HASH_MIB`] MiB table).
+pub fn bench_line(position: Position, depth: u32, eval: &dyn Evaluator, threads: usize) -> BenchLine {
+    let mut searcher = Searcher::new(eval.box_clone(), BENCH_HASH_MIB);
+    searcher.set_threads(threads);
+    let r = searcher.search(
+        &SearchRoot::new(position),
+        Limits::depth(depth),
+        Arc::new(AtomicBool::new(false)),
+        &mut |_| {},
+    );
+    BenchLine { position, best: r.best, score: r.score, nodes: r.nodes, elapsed: r.elapsed }
+}
+
+impl BenchReport {
+    /// The report of `lines`, their nodes and times summed.
+    pub fn from_lines(depth: u32, eval: String, threads: usize, lines: Vec<BenchLine>) -> BenchReport {
+        BenchReport {
+            depth,
+            eval,
+            threads,
+            nodes: lines.iter().map(|l| l.nodes).sum(),
+            elapsed: lines.iter().map(|l| l.elapsed).sum(),
+            lines,
+        }
     }
-    BenchReport {
-        depth,
-        eval: eval.name(),
-        threads,
-        nodes: lines.iter().map(|l| l.nodes).sum(),
-        elapsed: lines.iter().map(|l| l.elapsed).sum(),
-        lines,
+
+    /// Keeps, for each line, the faster of its time here and in `other` (the same bench run
+    /// again: the minimum of repeated timings is the one least disturbed by other work).
+    pub fn keep_faster(&mut self, other: &BenchReport) {
+        for (line, again) in self.lines.iter_mut().zip(&other.lines) {
+            line.elapsed = line.elapsed.min(again.elapsed);
+        }
+        self.elapsed = self.lines.iter().map(|l| l.elapsed).sum();
     }
 }
 
@@ -132,5 +155,26 @@ mod tests {
         assert_eq!((two.threads, two.lines.len()), (2, BENCH_POSITIONS.len()));
         assert!(two.lines.iter().all(|l| l.best.is_some() && l.nodes > 0));
         assert_eq!(run_bench(4, &Material).threads, 1);
+    }
+
+    #[test]
+    fn keep_faster_takes_each_lines_minimum() {
+        let line = |nodes, ms| BenchLine {
+            position: Position::start(),
+            best: None,
+            score: 0,
+            nodes,
+            elapsed: Duration::from_millis(ms),
+        };
+        let mut a = BenchReport::from_lines(8, "x".into(), 1, vec![line(100, 30), line(50, 10)]);
+        let b = BenchReport::from_lines(8, "x".into(), 1, vec![line(100, 20), line(50, 40)]);
+        assert_eq!(a.elapsed, Duration::from_millis(40));
+        a.keep_faster(&b);
+        assert_eq!(a.elapsed, Duration::from_millis(30));
+        assert_eq!(
+            (a.nodes, a.lines[0].elapsed, a.lines[1].elapsed),
+            (150, Duration::from_millis(20), Duration::from_millis(10))
+        );
+        assert_eq!(a.nodes_per_second(), 5000.0);
     }
 }

@@ -5,9 +5,9 @@ use std::time::Instant;
 
 use fanorona_core::{Position, perft};
 use fanorona_engine::bench::{
-    BENCH_HASH_MIB, BenchReport, DEFAULT_BENCH_DEPTH, run_bench, run_bench_threads,
+    BENCH_HASH_MIB, BenchReport, DEFAULT_BENCH_DEPTH, bench_line, run_bench, run_bench_threads,
 };
-use fanorona_engine::eval::Material;
+use fanorona_engine::eval::{Evaluator, Material};
 
 use crate::exit::bad_input;
 
@@ -87,8 +87,9 @@ impl ThreadsFigure {
     }
 }
 
-/// The handcrafted and network searches of the bench, each run twice, interleaved, the faster
-/// run of each kept (the machine's load varies; both see the same).
+/// The handcrafted and network searches of the bench, interleaved position by position over
+/// [`EVAL_SEARCH_ROUNDS`] rounds, each position's fastest time kept (the machine's load varies;
+/// both see the same).
 struct EvalSearch {
     handcrafted: fanorona_engine::bench::BenchReport,
     network: fanorona_engine::bench::BenchReport,
@@ -114,14 +115,38 @@ fn eval_search(depth: u32, net: Option<&std::path::Path>) -> anyhow::Result<Eval
     };
     let kernel = if ev.is_quantised() { fanorona_engine::nn::simd::Kernel::detect().name() } else { "float" };
     let arch = ev.network().arch().to_string();
-    let faster = |a: fanorona_engine::bench::BenchReport, b: fanorona_engine::bench::BenchReport| {
-        if a.nodes_per_second() >= b.nodes_per_second() { a } else { b }
+    let (handcrafted, network) = interleaved(depth, &Handcrafted::default(), &ev);
+    Ok(EvalSearch { handcrafted, network, arch, kernel })
+}
+
+/// Rounds of [`interleaved`]: each position's fastest time of this many is kept.
+const EVAL_SEARCH_ROUNDS: usize = 3;
+
+/// The bench searched with `a` and with `b`, alternating position by position (`a b`, then
+/// `b a`, ...) for [`EVAL_SEARCH_ROUNDS`] rounds, each position's fastest time kept: a load
+/// that comes and goes then falls on both evaluators alike.
+fn interleaved(depth: u32, a: &dyn Evaluator, b: &dyn Evaluator) -> (BenchReport, BenchReport) {
+    let positions: Vec<Position> = fanorona_engine::bench::bench_positions().collect();
+    let round = |r: usize| {
+        let (mut la, mut lb) = (Vec::new(), Vec::new());
+        for &p in &positions {
+            if r % 2 == 0 {
+                la.push(bench_line(p, depth, a, 1));
+                lb.push(bench_line(p, depth, b, 1));
+            } else {
+                lb.push(bench_line(p, depth, b, 1));
+                la.push(bench_line(p, depth, a, 1));
+            }
+        }
+        (BenchReport::from_lines(depth, a.name(), 1, la), BenchReport::from_lines(depth, b.name(), 1, lb))
     };
-    let h1 = run_bench(depth, &Handcrafted::default());
-    let n1 = run_bench(depth, &ev);
-    let h2 = run_bench(depth, &Handcrafted::default());
-    let n2 = run_bench(depth, &ev);
-    Ok(EvalSearch { handcrafted: faster(h1, h2), network: faster(n1, n2), arch, kernel })
+    let (mut ra, mut rb) = round(0);
+    for r in 1..EVAL_SEARCH_ROUNDS {
+        let (again_a, again_b) = round(r);
+        ra.keep_faster(&again_a);
+        rb.keep_faster(&again_b);
+    }
+    (ra, rb)
 }
 
 const PERFT_DEPTH: u32 = 6;
