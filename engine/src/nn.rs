@@ -19,6 +19,7 @@
 #![doc = include_str!("nn/FORMAT.md")]
 
 mod accumulator;
+mod aligned;
 mod arch;
 mod bench;
 mod checksum;

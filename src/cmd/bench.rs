@@ -130,7 +130,7 @@ fn interleaved(depth: u32, a: &dyn Evaluator, b: &dyn Evaluator) -> (BenchReport
     let round = |r: usize| {
         let (mut la, mut lb) = (Vec::new(), Vec::new());
         for &p in &positions {
-            if r % 2 == 0 {
+            if r.is_multiple_of(2) {
                 la.push(bench_line(p, depth, a, 1));
                 lb.push(bench_line(p, depth, b, 1));
             } else {

@@ -8,6 +8,7 @@
 
 use fanorona_core::{Bitboard, Color, Move, Point, Position};
 
+use super::aligned::Aligned;
 use super::simd::RowDelta;
 use super::{QuantisedNetwork, feature_index};
 
@@ -53,11 +54,11 @@ const INITIAL_PLIES: usize = crate::search::MAX_PLY + 2;
 pub struct LazyAccumulator {
     width: usize,
     /// `[ply][perspective][width]`.
-    values: Vec<i16>,
+    values: Aligned<i16>,
     changes: Vec<Change>,
     ply: usize,
     /// A position off the search path, computed from scratch.
-    scratch: Vec<i16>,
+    scratch: Aligned<i16>,
     /// Rows subtracted in one update (the moved stone's old point and the captured stones).
     rows: Vec<usize>,
 }
@@ -68,10 +69,10 @@ impl LazyAccumulator {
         let width = net.width();
         LazyAccumulator {
             width,
-            values: vec![0; INITIAL_PLIES * 2 * width],
+            values: Aligned::filled(INITIAL_PLIES * 2 * width, 0),
             changes: vec![Change::ROOT; INITIAL_PLIES],
             ply: 0,
-            scratch: vec![0; width],
+            scratch: Aligned::filled(width, 0),
             rows: Vec::with_capacity(MAX_ROWS),
         }
     }

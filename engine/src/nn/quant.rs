@@ -14,6 +14,7 @@
 //! sum could leave the i16 range in some position, is refused ([`QuantError`]), never clipped.
 //! Shapes are padded with zeros to the SIMD widths of [`super::simd`].
 
+use super::aligned::Aligned;
 use super::simd::{self, IN_ALIGN, Kernel, OUT_ALIGN, ROW_ALIGN, RowDelta};
 use super::{Activation, INPUTS, Network, SCORE_SCALE};
 use fanorona_core::Point;
@@ -102,7 +103,7 @@ pub enum QuantError {
 struct HiddenLayer {
     inputs: usize,
     outputs: usize,
-    weights: Vec<i8>,
+    weights: Aligned<i8>,
     bias: Vec<i32>,
 }
 
@@ -112,15 +113,15 @@ pub struct QuantisedNetwork {
     /// Padded first-layer width.
     width: usize,
     /// `[INPUTS][width]`.
-    ft_weights: Vec<i16>,
-    ft_bias: Vec<i16>,
+    ft_weights: Aligned<i16>,
+    ft_bias: Aligned<i16>,
     hidden: Vec<HiddenLayer>,
     /// Output buckets.
     buckets: usize,
     /// The last hidden layer's padded width: one bucket's share of `out_weights`.
     out_width: usize,
     /// `[buckets][out_width]`: each bucket's weights together.
-    out_weights: Vec<i16>,
+    out_weights: Aligned<i16>,
     /// One per bucket.
     out_bias: Vec<i32>,
     kernel: Kernel,
@@ -129,8 +130,8 @@ pub struct QuantisedNetwork {
 /// Scratch space for one evaluation (allocated once per evaluator).
 #[derive(Clone, Debug)]
 pub struct Scratch {
-    a: Vec<u8>,
-    b: Vec<u8>,
+    a: Aligned<u8>,
+    b: Aligned<u8>,
     sums: Vec<i32>,
     groups: Vec<u16>,
 }
@@ -189,12 +190,12 @@ impl QuantisedNetwork {
         let (buckets, out_width) = (arch.buckets, in_width);
         Ok(QuantisedNetwork {
             width,
-            ft_weights,
-            ft_bias,
+            ft_weights: Aligned::from_slice(&ft_weights),
+            ft_bias: Aligned::from_slice(&ft_bias),
             hidden,
             buckets,
             out_width,
-            out_weights,
+            out_weights: Aligned::from_slice(&out_weights),
             out_bias,
             kernel,
         })
@@ -223,8 +224,8 @@ impl QuantisedNetwork {
     pub fn scratch(&self) -> Scratch {
         let widest = self.hidden.iter().map(|h| h.outputs).chain([self.width]).max().unwrap_or(self.width);
         Scratch {
-            a: vec![0; widest],
-            b: vec![0; widest],
+            a: Aligned::filled(widest, 0),
+            b: Aligned::filled(widest, 0),
             sums: vec![0; widest],
             groups: vec![0; widest / IN_ALIGN + 1],
         }
@@ -366,7 +367,12 @@ fn hidden_layer(k: usize, layer: &super::Layer, in_width: usize) -> Result<Hidde
     for (o, &b) in layer.bias().iter().enumerate() {
         bias[o] = quantise(b, ONE * HIDDEN_SCALE, (k, "bias", o), "i32", 1 << 30)?;
     }
-    Ok(HiddenLayer { inputs, outputs, weights: simd::block_weights(&w, inputs, outputs), bias })
+    Ok(HiddenLayer {
+        inputs,
+        outputs,
+        weights: Aligned::from_slice(&simd::block_weights(&w, inputs, outputs)),
+        bias,
+    })
 }
 
 #[cfg(test)]
