@@ -164,8 +164,15 @@ impl Move {
 }
 
 impl PartialEq for Move {
+    /// Origin and steps; the end point and step count follow from them, so comparing those
+    /// first rejects most different moves without reading the steps (the search compares
+    /// every generated move with its killers).
+    #[inline]
     fn eq(&self, other: &Move) -> bool {
-        self.from == other.from && self.steps() == other.steps()
+        self.from == other.from
+            && self.to == other.to
+            && self.len == other.len
+            && self.steps() == other.steps()
     }
 }
 
