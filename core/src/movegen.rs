@@ -29,7 +29,7 @@
 //!   point index, approach before withdrawal, each turn followed by its continuations), which
 //!   the search's transposition table relies on.
 
-use crate::tables::{EDGE, NEIGHBOR, RAY, RISING, WINDOW_EDGE};
+use crate::tables::{EDGE, Edge, NEIGHBOR, RAY, RISING, WINDOW_EDGE};
 use crate::{Bitboard, CaptureKind, Direction, Move, MoveList, Point, Position, Step, window};
 
 /// Calls `$body` with `$d` bound to each direction index 0..8 as a constant, so that shifts
@@ -90,14 +90,8 @@ fn capture_origins(us: Bitboard, them: Bitboard, empty: Bitboard) -> Bitboard {
 /// steps are found at once from windows ([`capture_steps`]), so only they are visited.
 fn gen_chains(mv: &Move, at: usize, ahead: u32, free: u64, them: u64, out: &mut MoveList) {
     let (approach, withdrawal) = capture_steps(at, ahead, free, them);
-    let mut stops = approach | withdrawal;
-    while stops != 0 {
-        let bit = stops.trailing_zeros();
-        stops &= stops - 1;
-        let edge = &WINDOW_EDGE[at][bit as usize & 15];
-        let q = usize::from(edge.to);
-        let free = free & !(1u64 << q);
-        let go_on = edge.next_targets & free != 0 && edge.next_reach & them != 0;
+    for WindowStop { bit, edge, to: q, free } in window_stops(at, approach | withdrawal, free) {
+        let go_on = edge.may_go_on(free, them);
         let direction = Direction::from_index(edge.direction as usize);
         let to = Point::ALL[q];
         if approach & (1 << bit) != 0 {
@@ -119,6 +113,33 @@ fn gen_chains(mv: &Move, at: usize, ahead: u32, free: u64, them: u64, out: &mut 
             }
         }
     }
+}
+
+/// A stop of a capturing step read from a window around its origin: the step's window bit,
+/// its [`Edge`], its destination and the empty points once the stone stands there.
+struct WindowStop {
+    bit: u32,
+    edge: &'static Edge,
+    to: usize,
+    free: u64,
+}
+
+/// The stops of the capturing steps `stops` (a window around `at`, approaches and withdrawals
+/// together) on a board whose empty points are `free`, by window bit (point order): the loop
+/// head that turn generation ([`gen_chains`]) and counting ([`below_steps`]) share.
+#[inline(always)]
+fn window_stops(at: usize, stops: u32, free: u64) -> impl Iterator<Item = WindowStop> {
+    let mut stops = stops;
+    core::iter::from_fn(move || {
+        if stops == 0 {
+            return None;
+        }
+        let bit = stops.trailing_zeros();
+        stops &= stops - 1;
+        let edge = &WINDOW_EDGE[at][bit as usize & 15];
+        let to = usize::from(edge.to);
+        Some(WindowStop { bit, edge, to, free: free & !(1u64 << to) })
+    })
 }
 
 /// The unbroken line of `them` at the start of `ray` (the points beyond a point along a line,
@@ -183,15 +204,9 @@ fn below_steps(
     deeper: impl Fn(usize, u32, u32, u64, u64) -> u64 + Copy,
 ) -> u64 {
     let mut n = 0;
-    let mut stops = approach | withdrawal;
-    while stops != 0 {
-        let bit = stops.trailing_zeros();
-        stops &= stops - 1;
-        let edge = &WINDOW_EDGE[at][bit as usize & 15];
-        let q = usize::from(edge.to);
-        let free = free & !(1u64 << q);
+    for WindowStop { bit, edge, to: q, free } in window_stops(at, approach | withdrawal, free) {
         // A quick test first (a free point to go to, an enemy stone in reach), then the steps.
-        if edge.next_targets & free == 0 || edge.next_reach & them == 0 {
+        if !edge.may_go_on(free, them) {
             continue;
         }
         let (next_approach, next_withdrawal) = capture_steps(q, 1 << bit, free, them);
@@ -418,7 +433,7 @@ fn apply_chains(at: usize, targets: u64, free: u64, them: u64, rest: u64, f: &mu
             continue;
         }
         let free = free & !(1u64 << q);
-        let go_on = edge.next_targets & free != 0 && edge.next_reach & them != 0;
+        let go_on = edge.may_go_on(free, them);
         for run in [
             if edge.approach & them != 0 { run_along(edge.approach_ray, edge.rising, them) } else { 0 },
             if edge.withdrawal & them != 0 { run_along(edge.withdrawal_ray, !edge.rising, them) } else { 0 },

@@ -127,6 +127,16 @@ pub(crate) struct Edge {
     pub to: u8,
 }
 
+impl Edge {
+    /// Whether a chain may go on from this step's destination, on a board whose empty points
+    /// (the destination taken) are `free` and whose enemy stones are `them`: a free point to go
+    /// to and an enemy stone in reach (a quick test, not yet the steps themselves).
+    #[inline(always)]
+    pub(crate) fn may_go_on(&self, free: u64, them: u64) -> bool {
+        self.next_targets & free != 0 && self.next_reach & them != 0
+    }
+}
+
 /// `EDGE[p][q]`: the step from `p` to its line neighbour `q` (all empty when they are not
 /// neighbours). Indexed by the destination, so that a generator walking a set of targets
 /// needs no direction lookup; only the 216 entries of real steps are ever read. Computed at
