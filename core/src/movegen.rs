@@ -30,7 +30,7 @@
 //!   the search's transposition table relies on.
 
 use crate::tables::{EDGE, Edge, NEIGHBOR, RAY, RISING, WINDOW_EDGE};
-use crate::{Bitboard, CaptureKind, Direction, Move, MoveList, Point, Position, Step, window};
+use crate::{Bitboard, CaptureKind, Color, Direction, Move, MoveList, Point, Position, Step, window};
 
 /// Calls `$body` with `$d` bound to each direction index 0..8 as a constant, so that shifts
 /// by direction compile to single shifts.
@@ -462,12 +462,37 @@ pub(crate) fn count_turns(us: u64, them: u64) -> u64 {
     }
 }
 
+/// The stones of `them` that `us` takes first (the head of the captured line) with one
+/// capturing step, by approach or by withdrawal, found at once by shifting the board.
+#[inline]
+fn first_victims(us: Bitboard, them: Bitboard, empty: Bitboard) -> Bitboard {
+    let (us, them, empty) = (us.0, them.0, empty.0);
+    let mut targets = 0u64;
+    each_direction!(D => {
+        let back = (D + 4) & 7;
+        let movers = steppers(empty, D) & us;
+        targets |= shift(shift(movers, D), D) | shift(movers, back);
+    });
+    Bitboard(targets & them)
+}
+
 impl Position {
     /// Whether the side to move has a capturing step (and so must capture).
     #[inline]
     pub fn has_capture(&self) -> bool {
         let (us, them) = (self.us(), self.them());
         capture_origins(us, them, self.empty()).any()
+    }
+
+    /// The stones of the other side that `color` could take as the first victim (the head of
+    /// the captured line) of one capturing step, by approach (the stone on `p` steps to the
+    /// empty `p + d` and the enemy stone on `p + 2d` is the first taken) or by withdrawal (the
+    /// stone on `p` steps to the empty `p + d` and the enemy stone on `p - d` is the first
+    /// taken), diagonal steps only from strong points — whoever is to move. Computed by board
+    /// shifts per direction, as the move generator's first steps (a few dozen operations).
+    #[inline]
+    pub fn capture_targets(&self, color: Color) -> Bitboard {
+        first_victims(self.stones(color), self.stones(color.other()), self.empty())
     }
 
     /// Whether the game is over: a side has no stones, or the side to move has no legal turn.
@@ -650,6 +675,59 @@ mod tests {
             }
         }
         assert!(checked > 10_000);
+    }
+
+    /// The first victims of one capturing step, by walking the line tables point by point.
+    fn brute_force_targets(p: &Position, color: Color) -> Bitboard {
+        let (own, enemy, empty) = (p.stones(color), p.stones(color.other()), p.empty());
+        let mut targets = Bitboard::EMPTY;
+        for from in own {
+            for d in Direction::ALL {
+                let Some(to) = crate::tables::neighbor(from, d).filter(|&to| empty.contains(to)) else {
+                    continue;
+                };
+                let ahead = crate::tables::neighbor(to, d);
+                let behind = crate::tables::neighbor(from, d.opposite());
+                for v in [ahead, behind].into_iter().flatten().filter(|&v| enemy.contains(v)) {
+                    targets = targets.with(v);
+                }
+            }
+        }
+        targets
+    }
+
+    #[test]
+    fn capture_targets_match_the_brute_force_definition() {
+        let start = Position::start();
+        let white: Vec<String> =
+            start.capture_targets(Color::White).into_iter().map(|p| p.to_string()).collect();
+        assert_eq!(white, ["c3", "f3", "d4", "e4", "f4"]);
+        assert_eq!(start.capture_targets(Color::Black).count(), 5);
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let (mut checked, mut nonempty) = (0, 0);
+        for _game in 0..300 {
+            let mut p = Position::start();
+            for _ply in 0..120 {
+                for c in Color::ALL {
+                    let t = p.capture_targets(c);
+                    assert_eq!(t, brute_force_targets(&p, c), "{p} {c:?}");
+                    assert!((t & !p.stones(c.other())).is_empty());
+                    nonempty += usize::from(t.any());
+                }
+                // The side to move has a target exactly when it must capture.
+                assert_eq!(p.capture_targets(p.turn()).any(), p.has_capture(), "{p}");
+                checked += 1;
+                let moves = p.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                p.play_unchecked(&moves[(x % moves.len() as u64) as usize]);
+            }
+        }
+        assert!(checked > 10_000 && nonempty > 5_000, "{checked} {nonempty}");
     }
 
     #[test]

@@ -4,7 +4,8 @@
 //!   sizes. The trainer (fanorona-train) builds its burn model from the same declaration.
 //! - [`encode`] turns a position into the network's inputs: side-to-move-relative stone planes
 //!   (45 "own" + 45 "enemy" inputs, the board turned 180 degrees when Black is to move, so
-//!   both sides see their own stones at the bottom).
+//!   both sides see their own stones at the bottom); [`encode_as`] with threat planes as well
+//!   ([`Encoding::ThreatPlanes`]: which stones each side could take first).
 //! - [`Network`] holds the weights and runs the forward pass (ReLU hidden layers, tanh output,
 //!   a value in [-1, 1] for the side to move); it reads and writes the versioned network file
 //!   format described in `nn/FORMAT.md`.
@@ -41,13 +42,16 @@ pub use arch::{
 };
 pub use bench::{BenchFigures, bench_evals_per_second};
 pub use embedded::{BENCH_NET_DESCRIPTION, bench_network};
-pub use encode::{INPUTS, encode, feature_index};
+pub use encode::{
+    INPUTS, MAX_THREATS, THREAT_INPUTS, encode, encode_as, encode_into, feature_index, threat_features,
+};
 pub use error::{FormatError, NetError};
 pub use evaluator::NetEvaluator;
 pub use format::{FORMAT_VERSION, MAGIC};
 pub use lazy::LazyAccumulator;
 pub use network::{Layer, Network};
 pub use quant::{
-    FT_SCALE, HIDDEN_SCALE, MAX_NET_SCORE, OUTPUT_SCALE, QuantError, QuantisedNetwork, Scratch, weight_limits,
+    FT_SCALE, HIDDEN_SCALE, MAX_NET_SCORE, OUTPUT_SCALE, QuantError, QuantisedNetwork, Scratch,
+    weight_limits, weight_limits_for,
 };
 pub use scale::{SCORE_SCALE, score_to_value, value_to_score};

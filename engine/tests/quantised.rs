@@ -9,7 +9,8 @@ use fanorona_engine::PlayerSpec;
 use fanorona_engine::eval::Evaluator;
 use fanorona_engine::nn::simd::Kernel;
 use fanorona_engine::nn::{
-    Architecture, LazyAccumulator, NetEvaluator, Network, QuantisedNetwork, encode, value_to_score,
+    Architecture, Encoding, LazyAccumulator, MAX_THREATS, NetEvaluator, Network, QuantisedNetwork, encode,
+    encode_as, threat_features, value_to_score,
 };
 
 /// Positions of games between a greedy player and a depth-1 handcrafted search, each game
@@ -137,17 +138,48 @@ fn a_trained_network_in_integers_stays_close_to_its_floats() {
 
 #[test]
 fn every_kernel_gives_the_same_scores_incrementally() {
-    let positions = game_positions(2_000);
-    let net = network(5);
+    same_scores_with_every_kernel(&network(5), &game_positions(2_000));
+}
+
+#[test]
+fn threat_planes_run_in_integers_as_in_floats() {
+    let positions = game_positions(10_000);
+    let arch = Architecture::default().with_encoding(Encoding::ThreatPlanes);
+    let net = Arc::new(network_of(arch, 7));
+    let mut q = NetEvaluator::new(Arc::clone(&net), "q").unwrap();
+    assert!(q.is_quantised());
+    let (mut max, mut sum, mut spread, mut threatened) = (0i32, 0i64, 0i32, 0usize);
+    let mut ids = [0u16; MAX_THREATS];
+    for pos in &positions {
+        let float = value_to_score(net.forward(&encode_as(Encoding::ThreatPlanes, pos)));
+        let d = (float - q.evaluate(pos)).abs();
+        max = max.max(d);
+        sum += i64::from(d);
+        spread = spread.max(float.abs());
+        threatened += usize::from(threat_features(pos, &mut ids) > 0);
+        assert!((net.evaluate(pos) - net.forward(&encode_as(Encoding::ThreatPlanes, pos))).abs() < 1e-6);
+    }
+    let mean = sum as f64 / positions.len() as f64;
+    eprintln!(
+        "threat planes, quantised vs float: max {max}, mean {mean:.2} centi-stones, scores up to {spread}"
+    );
+    assert!(spread > 300 && threatened > 2_000, "spread {spread}, {threatened} positions with threats");
+    assert!(max <= 48 && mean <= 8.0, "max {max}, mean {mean:.2}");
+    same_scores_with_every_kernel(&net, &positions[..2_000]);
+}
+
+/// Every kernel gives the same scores along `positions`, pushed move by move into lazy
+/// accumulators as a search would.
+fn same_scores_with_every_kernel(net: &Network, positions: &[Position]) {
     let kernels = Kernel::available();
     let nets: Vec<QuantisedNetwork> =
-        kernels.iter().map(|&k| QuantisedNetwork::with_kernel(&net, k).unwrap()).collect();
+        kernels.iter().map(|&k| QuantisedNetwork::with_kernel(net, k).unwrap()).collect();
     let mut accs: Vec<LazyAccumulator> = nets.iter().map(LazyAccumulator::new).collect();
     let mut scratch: Vec<_> = nets.iter().map(QuantisedNetwork::scratch).collect();
     // Walk consecutive positions as a search would: push the move between them when there is
     // one, otherwise start again.
     let mut prev: Option<Position> = None;
-    for pos in &positions {
+    for pos in positions {
         let linked = prev.and_then(|p| {
             p.legal_moves().iter().find(|m| p.play(m).ok() == Some(*pos)).copied().map(|m| (p, m))
         });
@@ -163,7 +195,10 @@ fn every_kernel_gives_the_same_scores_incrementally() {
             .zip(&mut scratch)
             .map(|((q, acc), s)| {
                 let values = acc.values(q, pos, pos.turn()).to_vec();
-                q.score(&values, q.bucket(pos), s)
+                match net.arch().encoding {
+                    Encoding::StonePlanes => q.score(&values, q.bucket(pos), s),
+                    Encoding::ThreatPlanes => q.score_threats(&values, pos, s),
+                }
             })
             .collect();
         assert!(scores.iter().all(|&s| s == scores[0]), "{kernels:?}: {scores:?} at {pos}");

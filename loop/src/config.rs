@@ -365,6 +365,13 @@ mod tests {
     }
 
     #[test]
+    fn the_trainer_encoding_passes_through() {
+        let c = LoopConfig::from_toml("[train.trainer.model]\nencoding = \"threats\"\n").unwrap();
+        assert_eq!(c.train.trainer.architecture().unwrap().to_string(), "threats:180-256-1");
+        assert!(LoopConfig::from_toml("[train.trainer.model]\nencoding = \"pieces\"\n").is_err());
+    }
+
+    #[test]
     fn the_large_example_parses() {
         let c = LoopConfig::from_toml(include_str!("../loop-large.toml")).unwrap();
         assert_eq!((c.generations, c.selfplay.shards, c.selfplay.games), (20, 32, 64000));

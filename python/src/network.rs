@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use fanorona_data::{Existing, Output};
-use fanorona_engine::nn::{Activation, Architecture, Encoding, INPUTS, MAX_BUCKETS, NetEvaluator, Network};
+use fanorona_engine::nn::{Activation, Architecture, Encoding, MAX_BUCKETS, NetEvaluator, Network};
 use numpy::{PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 
@@ -57,19 +57,22 @@ impl PyNetwork {
 
     /// A network from its layers: `[(W, b), ...]`, input layer first, each `W` shaped
     /// `[inputs, outputs]` and `b` `[outputs]` (any array-like, converted to float32). The
-    /// first layer takes the 90 inputs of `Position.encode`, the last has one output.
-    /// Raises ValueError for wrong shapes or a NaN or infinite value.
+    /// first layer takes the 90 inputs of `Position.encode` (`encoding="stones"`, the
+    /// default) or the 180 of the engine's threat planes (`encoding="threats"`), the last has
+    /// one output. Raises ValueError for wrong shapes or a NaN or infinite value.
     #[staticmethod]
-    #[pyo3(signature = (layers, description="", activation="crelu"))]
+    #[pyo3(signature = (layers, description="", activation="crelu", encoding="stones"))]
     fn from_layers(
         py: Python<'_>,
         layers: Vec<(Bound<'_, PyAny>, Bound<'_, PyAny>)>,
         description: &str,
         activation: &str,
+        encoding: &str,
     ) -> PyResult<PyNetwork> {
         let activation = self::activation(activation)?;
+        let encoding = encoding.parse::<Encoding>().map_err(errors::value)?;
         let mut params = Vec::with_capacity(layers.len());
-        let mut sizes = vec![INPUTS];
+        let mut sizes = vec![encoding.inputs()];
         for (k, (w, b)) in layers.iter().enumerate() {
             let (w, b) = (float32(py, w)?, float32(py, b)?);
             let (&[i, o], &[ob]) = (w.shape(), b.shape()) else {
@@ -98,7 +101,7 @@ impl PyNetwork {
         }
         let hidden = sizes[1..sizes.len() - 1].to_vec();
         let buckets = sizes[sizes.len() - 1];
-        let arch = Architecture { encoding: Encoding::StonePlanes, hidden, activation, buckets };
+        let arch = Architecture { encoding, hidden, activation, buckets };
         Network::from_layers(arch, params, description).map(PyNetwork::new).map_err(errors::value)
     }
 
@@ -144,31 +147,39 @@ impl PyNetwork {
         e.score(&position.0)
     }
 
-    /// The float network's values of a batch of inputs (`[n, 90]`, as `Position.encode` or the
-    /// `inputs` of `samples`): float32 `[n]`.
+    /// The float network's values of a batch of inputs (`[n, 90]` for a stone-plane network,
+    /// as `Position.encode` or the `inputs` of `samples`; `[n, 180]` for a threat-plane one):
+    /// float32 `[n]`.
     fn forward<'py>(
         &self,
         py: Python<'py>,
         inputs: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyArray1<f32>>> {
         let x = float32(py, inputs)?;
-        let &[_, w] = x.shape() else {
-            return Err(errors::value(format!("inputs must be [n, {INPUTS}], got {:?}", x.shape())));
+        let encoding = self.net.arch().encoding;
+        let width = encoding.inputs();
+        let wrong = || {
+            errors::value(format!(
+                "inputs must be [n, {width}] for a network of {encoding} inputs, got {:?}",
+                x.shape()
+            ))
         };
-        if w != INPUTS {
-            return Err(errors::value(format!("inputs must be [n, {INPUTS}], got {:?}", x.shape())));
+        let &[_, w] = x.shape() else {
+            return Err(wrong());
+        };
+        if w != width {
+            return Err(wrong());
         }
         let ro = x.readonly();
         let flat = ro.as_slice()?;
-        let mut row = [0f32; INPUTS];
-        let out = flat
-            .chunks_exact(INPUTS)
-            .map(|r| {
-                row.copy_from_slice(r);
-                self.net.forward(&row)
-            })
-            .collect();
+        let out = flat.chunks_exact(width).map(|r| self.net.forward(r)).collect();
         Ok(PyArray1::from_vec(py, out))
+    }
+
+    /// The input encoding: `"stones"` (90 inputs) or `"threats"` (180).
+    #[getter]
+    fn encoding(&self) -> &'static str {
+        self.net.arch().encoding.name()
     }
 
     /// The architecture, e.g. `stones:90-256-1` (`:relu` for ReLU hidden layers).

@@ -54,11 +54,14 @@ impl PyPosition {
         self.0.is_game_over()
     }
 
-    /// The network input: numpy `uint8 [90]`, exactly the engine's stone-plane encoding from
-    /// the side to move's view.
-    fn encode<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u8>> {
-        let x = fanorona_engine::nn::encode(&self.0);
-        PyArray1::from_vec(py, x.iter().map(|&v| u8::from(v != 0.0)).collect())
+    /// The network input from the side to move's view, exactly the engine's: numpy `uint8
+    /// [90]` of stone planes (`encoding="stones"`, the default) or `[180]` of stone and threat
+    /// planes (`encoding="threats"`). Raises ValueError for another encoding.
+    #[pyo3(signature = (encoding="stones"))]
+    fn encode<'py>(&self, py: Python<'py>, encoding: &str) -> PyResult<Bound<'py, PyArray1<u8>>> {
+        let encoding = encoding.parse::<fanorona_engine::nn::Encoding>().map_err(crate::errors::value)?;
+        let x = fanorona_engine::nn::encode_as(encoding, &self.0);
+        Ok(PyArray1::from_vec(py, x.iter().map(|&v| u8::from(v != 0.0)).collect()))
     }
 
     /// The position mirrored left-right (files a..i swapped), same side to move.

@@ -106,6 +106,29 @@ def test_wrong_shapes_and_nan_weights_raise_value_error():
         fanorona.Network.from_layers(good, activation="tanh")
 
 
+def test_a_threat_plane_network_takes_180_inputs(tmp_path):
+    rng = np.random.default_rng(3)
+    layers = [(rng.uniform(-0.1, 0.1, (180, 8)), np.zeros(8)), (rng.uniform(-1, 1, (8, 1)), np.zeros(1))]
+    net = fanorona.Network.from_layers(layers, encoding="threats")
+    assert net.encoding == "threats"
+    assert net.architecture == "threats:180-8-1"
+    path = tmp_path / "t.fnet"
+    net.save(path)
+    loaded = fanorona.Network.load(path)
+    assert loaded.encoding == "threats"
+    assert -1.0 <= loaded.evaluate(fanorona.Position.start()) <= 1.0
+    x = fanorona.Position.start().encode("threats")
+    assert x.shape == (180,) and x[90:].sum() == 10
+    assert abs(loaded.forward(x[None, :])[0] - loaded.evaluate(fanorona.Position.start())) < 1e-6
+    # Position.encode gives the 90 stone planes only: a threat network refuses them.
+    with pytest.raises(ValueError, match="180"):
+        loaded.forward(np.zeros((2, 90)))
+    with pytest.raises(ValueError, match="encoding"):
+        fanorona.Network.from_layers(layers, encoding="pieces")
+    with pytest.raises(ValueError, match="layer 0"):
+        fanorona.Network.from_layers(layers)
+
+
 def test_bad_network_files(tmp_path):
     with pytest.raises(OSError):
         fanorona.Network.load(tmp_path / "missing.fnet")

@@ -51,6 +51,10 @@ pub struct Args {
     /// Output buckets by stone count, 1 to 8 (model.buckets).
     #[arg(long)]
     buckets: Option<usize>,
+    /// Input encoding: stones (90 inputs) or threats (stones and capture threats, 180 inputs)
+    /// (model.encoding).
+    #[arg(long)]
+    encoding: Option<String>,
     /// Target: result, score or blend (data.target).
     #[arg(long)]
     target: Option<String>,
@@ -87,6 +91,7 @@ fn config(args: &Args) -> anyhow::Result<TrainConfig> {
     add("seed", args.seed.map(|v| v.to_string()));
     add("model.hidden", args.hidden.as_ref().map(|h| format!("[{h}]")));
     add("model.buckets", args.buckets.map(|v| v.to_string()));
+    add("model.encoding", args.encoding.as_ref().map(|e| format!("\"{e}\"")));
     add("data.target", args.target.as_ref().map(|t| format!("\"{t}\"")));
     TrainConfig::load(args.config.as_deref(), &overrides).map_err(|e| bad_input("configuration", e))
 }
@@ -224,6 +229,7 @@ fn resume_conflict(a: &Args) -> Option<&'static str> {
         (a.seed.is_some(), "--seed"),
         (a.hidden.is_some(), "--hidden"),
         (a.buckets.is_some(), "--buckets"),
+        (a.encoding.is_some(), "--encoding"),
         (a.target.is_some(), "--target"),
         (a.init_from.is_some(), "--init-from"),
     ]

@@ -15,6 +15,7 @@ use crate::TrainError;
 ///
 /// [model]
 /// hidden = [128, 32]
+/// encoding = "stones"    # or "threats": stone planes and threat planes (180 inputs)
 ///
 /// [data]
 /// target = "blend"       # "result", "score" or "blend"
@@ -71,9 +72,12 @@ pub enum Backend {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct ModelConfig {
-    /// Hidden layer sizes; the input is the engine's stone-plane encoding and the output one
-    /// tanh neuron.
+    /// Hidden layer sizes; the input is the engine's encoding named by `encoding` and the
+    /// output one tanh neuron.
     pub hidden: Vec<usize>,
+    /// The input encoding: `stones` (stone planes, 90 inputs, the default) or `threats` (the
+    /// stone planes and which stones each side could take first, 180 inputs).
+    pub encoding: String,
     /// The hidden layers' activation: `crelu` (clipped ReLU, `clamp(x, 0, 1)`, the default: the
     /// search runs the network in integers, and the weights are clipped during training so
     /// that they fit) or `relu` (float inference only, as the first networks).
@@ -173,7 +177,12 @@ impl Default for TrainConfig {
 
 impl Default for ModelConfig {
     fn default() -> ModelConfig {
-        ModelConfig { hidden: Architecture::default().hidden, activation: "crelu".into(), buckets: 1 }
+        ModelConfig {
+            hidden: Architecture::default().hidden,
+            encoding: Architecture::default().encoding.name().into(),
+            activation: "crelu".into(),
+            buckets: 1,
+        }
     }
 }
 
@@ -232,8 +241,13 @@ impl TrainConfig {
                 )));
             }
         };
+        let encoding = self
+            .model
+            .encoding
+            .parse::<fanorona_engine::nn::Encoding>()
+            .map_err(|e| TrainError::Config(format!("model.encoding: {e}")))?;
         let arch = Architecture::mlp(&self.model.hidden)
-            .map(|a| a.with_activation(activation))
+            .map(|a| a.with_activation(activation).with_encoding(encoding))
             .map_err(|e| TrainError::Config(format!("model.hidden: {e}")))?;
         arch.with_buckets(self.model.buckets).map_err(|e| TrainError::Config(format!("model.buckets: {e}")))
     }
@@ -421,6 +435,10 @@ mod tests {
         let bad = TrainConfig::load(None, &["model.hidden=[0]".into()]).unwrap_err().to_string();
         assert!(bad.contains("model.hidden"), "{bad}");
         assert!(TrainConfig::load(None, &["nonsense".into()]).is_err());
+        let bad = TrainConfig::load(None, &["model.encoding=\"pieces\"".into()]).unwrap_err().to_string();
+        assert!(bad.contains("model.encoding"), "{bad}");
+        let threats = TrainConfig::load(None, &["model.encoding=\"threats\"".into()]).unwrap();
+        assert_eq!(threats.architecture().unwrap().to_string(), "threats:180-256-1");
         assert!(TrainConfig::load(None, &["data.target=sideways".into()]).is_err());
         assert!(TrainConfig::default().with_override("optim.batch_size=0").is_err());
         let dir = tempfile::tempdir().unwrap();

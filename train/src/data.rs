@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use fanorona_core::Position;
 use fanorona_data::{GameId, SampleConfig, Samples};
-use fanorona_engine::nn::{INPUTS, encode};
+use fanorona_engine::nn::{Encoding, encode_into};
 use fanorona_engine::rng::Rng;
 
 use crate::{TrainConfig, TrainError};
@@ -244,9 +244,11 @@ impl ValidationCollector {
 }
 
 /// A batch of encoded positions.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub(crate) struct Batch {
-    /// `[n][INPUTS]`, row-major.
+    /// The input encoding.
+    pub encoding: Encoding,
+    /// `[n][inputs]`, row-major (the encoding's inputs).
     pub x: Vec<f32>,
     /// `[n]` targets.
     pub y: Vec<f32>,
@@ -255,8 +257,18 @@ pub(crate) struct Batch {
 }
 
 impl Batch {
-    pub fn with_capacity(n: usize) -> Batch {
-        Batch { x: Vec::with_capacity(n * INPUTS), y: Vec::with_capacity(n), result: Vec::with_capacity(n) }
+    pub fn with_capacity(encoding: Encoding, n: usize) -> Batch {
+        Batch {
+            encoding,
+            x: Vec::with_capacity(n * encoding.inputs()),
+            y: Vec::with_capacity(n),
+            result: Vec::with_capacity(n),
+        }
+    }
+
+    /// Inputs per position.
+    pub fn width(&self) -> usize {
+        self.encoding.inputs()
     }
 
     pub fn len(&self) -> usize {
@@ -264,7 +276,7 @@ impl Batch {
     }
 
     pub fn push(&mut self, pos: &Position, target: f32, result: f32) {
-        self.x.extend_from_slice(&encode(pos));
+        encode_into(self.encoding, pos, &mut self.x);
         self.y.push(target);
         self.result.push(result);
     }
@@ -287,7 +299,7 @@ impl<'a> Shuffler<'a> {
     pub fn new(
         rng: Rng,
         capacity: usize,
-        mirror: bool,
+        (mirror, encoding): (bool, Encoding),
         size: usize,
         emit: &'a mut dyn FnMut(Batch) -> bool,
     ) -> Shuffler<'a> {
@@ -297,7 +309,7 @@ impl<'a> Shuffler<'a> {
             capacity,
             mirror,
             size,
-            batch: Batch::with_capacity(size),
+            batch: Batch::with_capacity(encoding, size),
             emit,
             open: true,
         }
@@ -318,7 +330,8 @@ impl<'a> Shuffler<'a> {
         let pos = if self.mirror && self.rng.below(2) == 1 { item.pos.mirror_files() } else { item.pos };
         self.batch.push(&pos, item.target, item.result);
         if self.batch.len() == self.size {
-            let full = std::mem::replace(&mut self.batch, Batch::with_capacity(self.size));
+            let fresh = Batch::with_capacity(self.batch.encoding, self.size);
+            let full = std::mem::replace(&mut self.batch, fresh);
             self.open = (self.emit)(full);
         }
         self.open
@@ -338,7 +351,8 @@ impl<'a> Shuffler<'a> {
             }
         }
         if self.batch.len() > 0 && self.open {
-            let last = std::mem::take(&mut self.batch);
+            let fresh = Batch::with_capacity(self.batch.encoding, 0);
+            let last = std::mem::replace(&mut self.batch, fresh);
             (self.emit)(last);
         }
     }
@@ -380,11 +394,11 @@ mod tests {
         let mut sizes = Vec::new();
         let mut emit = |b: Batch| {
             sizes.push(b.len());
-            assert_eq!(b.x.len(), b.len() * INPUTS);
+            assert_eq!(b.x.len(), b.len() * fanorona_engine::nn::THREAT_INPUTS);
             got.extend(b.y);
             true
         };
-        let mut s = Shuffler::new(Rng::new(1), 100, true, 64, &mut emit);
+        let mut s = Shuffler::new(Rng::new(1), 100, (true, Encoding::ThreatPlanes), 64, &mut emit);
         for it in &items {
             assert!(s.push(*it));
         }

@@ -4,7 +4,9 @@ use burn::module::Param;
 use burn::nn::Linear;
 use burn::prelude::*;
 use burn::tensor::activation::relu;
-use fanorona_engine::nn::{Activation, Architecture, Network, QuantisedNetwork, weight_limits};
+use fanorona_engine::nn::{
+    Activation, Architecture, Encoding, INPUTS, Network, QuantisedNetwork, weight_limits_for,
+};
 
 use crate::TrainError;
 use crate::crelu::{clamp_param, clipped_relu};
@@ -19,6 +21,8 @@ pub struct ValueNet {
     activation: Activation,
     #[module(skip)]
     buckets: usize,
+    #[module(skip)]
+    encoding: Encoding,
 }
 
 impl ValueNet {
@@ -36,7 +40,8 @@ impl ValueNet {
                 }
             })
             .collect();
-        ValueNet { layers, activation: net.arch().activation, buckets: net.arch().buckets }
+        let arch = net.arch();
+        ValueNet { layers, activation: arch.activation, buckets: arch.buckets, encoding: arch.encoding }
     }
 
     /// A network of `arch` with random weights drawn from `seed` (the engine's initialisation,
@@ -72,11 +77,13 @@ impl ValueNet {
     }
 
     /// Each position's output bucket, `[batch, 1]`: its stone count `n` (the sum of its 0/1
-    /// inputs) as [`Architecture::bucket`] maps it, `floor((n - 1) * buckets / 44)` clamped
-    /// (exact in floats: the quotient of small integers is never within rounding of the next).
+    /// stone-plane inputs) as [`Architecture::bucket`] maps it, `floor((n - 1) * buckets /
+    /// 44)` clamped (exact in floats: the quotient of small integers is never within rounding
+    /// of the next).
     fn bucket_indices(&self, x: Tensor<2>) -> Tensor<2, Int> {
         let b = self.buckets as f32;
-        x.sum_dim(1)
+        x.narrow(1, 0, INPUTS)
+            .sum_dim(1)
             .sub_scalar(1.0)
             .clamp_min(0.0)
             .mul_scalar(b)
@@ -87,7 +94,7 @@ impl ValueNet {
     }
 
     /// Clips every weight and bias to the range the search's integer types hold
-    /// ([`weight_limits`]), keeping the parameters' identities (and so the optimiser's state).
+    /// ([`weight_limits_for`] the encoding), keeping the parameters' identities (and so the optimiser's state).
     /// ReLU networks are not clipped.
     pub fn clip_weights(self) -> ValueNet {
         if self.activation != Activation::ClippedRelu {
@@ -99,13 +106,18 @@ impl ValueNet {
             .into_iter()
             .enumerate()
             .map(|(k, l)| {
-                let (w, b) = weight_limits(k, n);
+                let (w, b) = weight_limits_for(self.encoding, k, n);
                 let weight = l.weight.map(|t| clamp_param(t, w));
                 let bias = l.bias.map(|p| p.map(|t| clamp_param(t, b)));
                 Linear { weight, bias }
             })
             .collect();
-        ValueNet { layers, activation: self.activation, buckets: self.buckets }
+        ValueNet { layers, activation: self.activation, buckets: self.buckets, encoding: self.encoding }
+    }
+
+    /// The input encoding.
+    pub fn encoding(&self) -> Encoding {
+        self.encoding
     }
 
     /// The layer sizes, input first.
@@ -195,7 +207,7 @@ mod tests {
         let err = model.to_network(&arch, "").unwrap_err();
         assert!(err.to_string().contains("layer 1 weight 5 is 3"), "{err}");
         let clipped = model.clip_weights().to_network(&arch, "").unwrap();
-        let (limit, _) = weight_limits(1, 3);
+        let (limit, _) = fanorona_engine::nn::weight_limits(1, 3);
         assert_eq!(clipped.layers()[1].weights()[5], limit);
         assert_eq!(clipped.layers()[1].weights()[4], net.layers()[1].weights()[4]);
     }

@@ -10,7 +10,7 @@ use burn::optim::decay::WeightDecayConfig;
 use burn::optim::{AdamConfig, AdamWConfig, ModuleOptimizer};
 use burn::prelude::*;
 use fanorona_data::rundir::{read_state, write_atomic, write_json};
-use fanorona_engine::nn::{Architecture, INPUTS, Network};
+use fanorona_engine::nn::{Architecture, Network};
 use fanorona_engine::rng::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -481,11 +481,12 @@ fn spawn_loader(source: &Arc<Source>, config: &TrainConfig, epoch: u32) -> Loade
     let src = Arc::clone(source);
     let mut rng = Rng::derive(config.seed, u64::from(epoch));
     let (capacity, mirror, batch) = (config.data.shuffle_buffer, config.data.mirror, config.optim.batch_size);
+    let encoding = config.architecture().map_or(Default::default(), |a| a.encoding);
     let loader = std::thread::spawn(move || {
         let order = permutation(src.file_count(), &mut rng);
         let err_tx = tx.clone();
         let mut emit = |b: Batch| tx.send(Ok(b)).is_ok();
-        let mut shuffler = Shuffler::new(rng, capacity, mirror, batch, &mut emit);
+        let mut shuffler = Shuffler::new(rng, capacity, (mirror, encoding), batch, &mut emit);
         match src.for_each(Split::Train, &order, &mut |it| shuffler.push(it)) {
             Ok(_) => shuffler.finish(),
             Err(e) => {
@@ -606,13 +607,13 @@ fn validate(
     device: &Device,
 ) -> Result<(f64, f64), TrainError> {
     let (mut sse, mut n, mut right, mut decisive) = (0.0f64, 0u64, 0u64, 0u64);
-    let mut pending = Batch::with_capacity(batch);
+    let mut pending = Batch::with_capacity(model.encoding(), batch);
     let mut flush = |b: &mut Batch| -> Result<(), TrainError> {
         let k = b.len();
         if k == 0 {
             return Ok(());
         }
-        let x = Tensor::<2>::from_data(TensorData::new(std::mem::take(&mut b.x), [k, INPUTS]), device);
+        let x = Tensor::<2>::from_data(TensorData::new(std::mem::take(&mut b.x), [k, b.width()]), device);
         let pred: Vec<f32> = model
             .forward(x)
             .into_data()

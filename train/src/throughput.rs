@@ -5,7 +5,7 @@ use std::thread::JoinHandle;
 use std::time::Instant;
 
 use fanorona_core::Position;
-use fanorona_engine::nn::{INPUTS, encode};
+use fanorona_engine::nn::{Encoding, encode_into};
 use fanorona_engine::rng::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -48,7 +48,7 @@ pub fn measure_throughput(config: &TrainConfig, steps: u64) -> Result<Throughput
     let device = device_for(config.backend)?.autodiff();
     let mut model = ValueNet::init(&arch, config.seed, &device)?;
     let mut optim = make_optimizer(config);
-    let (rx, loader) = spawn_batches(config.seed, batch);
+    let (rx, loader) = spawn_batches(config.seed, batch, arch.encoding);
     let mut timed = None;
     for s in 0..steps + WARMUP_STEPS {
         if s == WARMUP_STEPS {
@@ -69,22 +69,22 @@ pub fn measure_throughput(config: &TrainConfig, steps: u64) -> Result<Throughput
     })
 }
 
-/// A host batch: inputs `[batch][INPUTS]` and targets `[batch]`.
+/// A host batch: inputs `[batch][inputs]` and targets `[batch]`.
 type HostBatch = (Vec<f32>, Vec<f32>);
 
 /// A thread that sends batches of `batch` positions drawn from a pool of random-play
 /// positions (target +-0.5 by who has more stones) until the receiver is dropped.
-fn spawn_batches(seed: u64, batch: usize) -> (Receiver<HostBatch>, JoinHandle<()>) {
+fn spawn_batches(seed: u64, batch: usize, encoding: Encoding) -> (Receiver<HostBatch>, JoinHandle<()>) {
     let (tx, rx) = sync_channel::<HostBatch>(2);
     let handle = std::thread::spawn(move || {
         let mut rng = Rng::new(seed);
         let pool = random_positions(&mut rng, POOL);
         loop {
-            let mut x = Vec::with_capacity(batch * INPUTS);
+            let mut x = Vec::with_capacity(batch * encoding.inputs());
             let mut y = Vec::with_capacity(batch);
             for _ in 0..batch {
                 let p = &pool[rng.below(pool.len() as u64) as usize];
-                x.extend_from_slice(&encode(p));
+                encode_into(encoding, p, &mut x);
                 y.push(if p.us().count() >= p.them().count() { 0.5 } else { -0.5 });
             }
             if tx.send((x, y)).is_err() {

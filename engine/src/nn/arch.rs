@@ -15,13 +15,20 @@ pub const MAX_BUCKETS: usize = 8;
 const STONES: usize = 44;
 
 /// How a position becomes the network's input vector.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Encoding {
     /// Side-to-move-relative stone planes: input `i` in `0..45` is 1 when the side to move has
     /// a stone on point `i`, input `45 + i` when the opponent has one; when Black is to move the
     /// board is first turned 180 degrees (point `i` becomes `44 - i`), so each side sees its own
     /// stones start at the bottom. 90 inputs, each 0 or 1.
+    #[default]
     StonePlanes,
+    /// The stone planes, then threat planes, turned as the stone planes: input `90 + i` is 1
+    /// when the opponent's stone on point `i` is the first victim of some capturing step of
+    /// the side to move, input `135 + i` when the side to move's stone on `i` is the first
+    /// victim of some capturing step the opponent would have if it were to move
+    /// ([`fanorona_core::Position::capture_targets`]). 180 inputs, each 0 or 1.
+    ThreatPlanes,
 }
 
 impl Encoding {
@@ -29,6 +36,7 @@ impl Encoding {
     pub const fn id(self) -> u32 {
         match self {
             Encoding::StonePlanes => 1,
+            Encoding::ThreatPlanes => 2,
         }
     }
 
@@ -36,6 +44,7 @@ impl Encoding {
     pub const fn from_id(id: u32) -> Option<Encoding> {
         match id {
             1 => Some(Encoding::StonePlanes),
+            2 => Some(Encoding::ThreatPlanes),
             _ => None,
         }
     }
@@ -44,15 +53,44 @@ impl Encoding {
     pub const fn inputs(self) -> usize {
         match self {
             Encoding::StonePlanes => super::INPUTS,
+            Encoding::ThreatPlanes => super::THREAT_INPUTS,
         }
+    }
+
+    /// Every encoding.
+    pub const ALL: [Encoding; 2] = [Encoding::StonePlanes, Encoding::ThreatPlanes];
+
+    /// Its name in the architecture text and configuration files (`stones`, `threats`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Encoding::StonePlanes => "stones",
+            Encoding::ThreatPlanes => "threats",
+        }
+    }
+
+    /// Most inputs set at once: every stone, and for threats every stone once more.
+    pub const fn max_active(self) -> usize {
+        match self {
+            Encoding::StonePlanes => 44,
+            Encoding::ThreatPlanes => 88,
+        }
+    }
+}
+
+impl FromStr for Encoding {
+    type Err = FormatError;
+
+    /// `stones` or `threats`.
+    fn from_str(s: &str) -> Result<Encoding, FormatError> {
+        Encoding::ALL.into_iter().find(|e| e.name().eq_ignore_ascii_case(s.trim())).ok_or_else(|| {
+            FormatError::Architecture(format!("`{s}` is not an input encoding (`stones` or `threats`)"))
+        })
     }
 }
 
 impl fmt::Display for Encoding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Encoding::StonePlanes => "stones",
-        })
+        f.write_str(self.name())
     }
 }
 
@@ -157,6 +195,12 @@ impl Architecture {
         };
         a.validate()?;
         Ok(a)
+    }
+
+    /// The same layers over another input encoding.
+    pub fn with_encoding(mut self, encoding: Encoding) -> Architecture {
+        self.encoding = encoding;
+        self
     }
 
     /// The same layers with another activation.
@@ -268,8 +312,8 @@ impl FromStr for Architecture {
         if s.eq_ignore_ascii_case("linear") || s.eq_ignore_ascii_case("none") || s.is_empty() {
             return Architecture::mlp(&[]);
         }
-        if s.starts_with("stones:") {
-            return parse_display(s);
+        if let Some((name, rest)) = s.split_once(':') {
+            return parse_display(name.parse()?, rest, s);
         }
         let sizes = s.split(',').map(|p| parse_size(p, s)).collect::<Result<Vec<_>, _>>()?;
         Architecture::mlp(&sizes)
@@ -288,17 +332,17 @@ fn parse_size(part: &str, whole: &str) -> Result<usize, FormatError> {
         .map_err(|_| FormatError::Architecture(format!("`{part}` in `{whole}` is not a layer size")))
 }
 
-/// The display form `stones:90-...-1` (without its suffixes).
-fn parse_display(s: &str) -> Result<Architecture, FormatError> {
-    let rest = s.strip_prefix("stones:").unwrap_or(s);
+/// The display form `stones:90-...-1` or `threats:180-...-1` (without its suffixes): `rest`
+/// is what follows the encoding's name.
+fn parse_display(encoding: Encoding, rest: &str, s: &str) -> Result<Architecture, FormatError> {
     let sizes = rest.split('-').map(|p| parse_size(p, s)).collect::<Result<Vec<_>, _>>()?;
-    let inputs = Encoding::StonePlanes.inputs();
+    let inputs = encoding.inputs();
     if sizes.len() < 2 || sizes[0] != inputs || sizes[sizes.len() - 1] != 1 {
         return Err(FormatError::Architecture(format!(
             "`{s}` must start with {inputs} inputs and end with 1 output"
         )));
     }
-    Architecture::mlp(&sizes[1..sizes.len() - 1])
+    Architecture::mlp(&sizes[1..sizes.len() - 1]).map(|a| a.with_encoding(encoding))
 }
 
 #[cfg(test)]
@@ -333,6 +377,26 @@ mod tests {
         assert!("stones:80-8-1".parse::<Architecture>().is_err());
         assert!("99999".parse::<Architecture>().is_err());
         assert!("1,1,1,1,1,1,1,1,1".parse::<Architecture>().is_err());
+    }
+
+    #[test]
+    fn threat_planes_in_text_and_ids() {
+        let a: Architecture = "threats:180-256-1:buckets=2".parse().unwrap();
+        assert_eq!(a.encoding, Encoding::ThreatPlanes);
+        assert_eq!(a.layer_sizes(), vec![180, 256, 2]);
+        assert_eq!(a.to_string(), "threats:180-256-1:buckets=2");
+        assert_eq!(
+            Architecture::default().with_encoding(Encoding::ThreatPlanes).to_string(),
+            "threats:180-256-1"
+        );
+        assert!("threats:90-256-1".parse::<Architecture>().is_err());
+        assert!("pieces:90-256-1".parse::<Architecture>().is_err());
+        for e in Encoding::ALL {
+            assert_eq!(Encoding::from_id(e.id()), Some(e));
+            assert_eq!(e.name().parse::<Encoding>(), Ok(e));
+        }
+        assert_eq!(Encoding::from_id(3), None);
+        assert!("queens".parse::<Encoding>().is_err());
     }
 
     #[test]

@@ -1,9 +1,18 @@
-//! The input encoding: side-to-move-relative stone planes.
+//! The input encodings: side-to-move-relative stone planes, and the same with threat planes.
 
 use fanorona_core::{Color, Point, Position};
 
+use super::Encoding;
+
 /// Number of inputs of [`super::Encoding::StonePlanes`]: 45 own + 45 enemy.
 pub const INPUTS: usize = 2 * Point::NUM;
+
+/// Number of inputs of [`super::Encoding::ThreatPlanes`]: the stone planes, then 45 enemy
+/// stones the side to move could take first, then 45 own stones the opponent could.
+pub const THREAT_INPUTS: usize = 4 * Point::NUM;
+
+/// Most threat inputs set at once (one per stone on the board).
+pub const MAX_THREATS: usize = 44;
 
 /// The input that a stone of `stone` on `p` sets, seen from `perspective`: `0..45` for the
 /// perspective's own stones, `45..90` for the other side's; Black's view turns the board 180
@@ -30,9 +39,83 @@ pub fn encode(pos: &Position) -> [f32; INPUTS] {
     x
 }
 
+/// The point `p` as `perspective` sees it (Black's view turns the board 180 degrees).
+#[inline]
+const fn square(perspective: Color, p: Point) -> usize {
+    match perspective {
+        Color::White => p.index(),
+        Color::Black => p.rotate180().index(),
+    }
+}
+
+/// The threat inputs of `pos` for its side to move ([`super::Encoding::ThreatPlanes`]'s
+/// inputs from 90 on), written to `out`; returns how many (at most [`MAX_THREATS`]).
+#[inline]
+pub fn threat_features(pos: &Position, out: &mut [u16; MAX_THREATS]) -> usize {
+    let me = pos.turn();
+    let mut n = 0;
+    let planes = [(pos.capture_targets(me), INPUTS), (pos.capture_targets(me.other()), INPUTS + Point::NUM)];
+    for (targets, plane) in planes {
+        for p in targets {
+            if let Some(slot) = out.get_mut(n) {
+                *slot = (plane + square(me, p)) as u16;
+                n += 1;
+            }
+        }
+    }
+    n
+}
+
+/// Appends the `encoding`'s inputs of `pos` (side to move's view, each 0 or 1) to `out`.
+pub fn encode_into(encoding: Encoding, pos: &Position, out: &mut Vec<f32>) {
+    let start = out.len();
+    out.extend_from_slice(&encode(pos));
+    if encoding == Encoding::ThreatPlanes {
+        out.resize(start + THREAT_INPUTS, 0.0);
+        let mut threats = [0u16; MAX_THREATS];
+        let n = threat_features(pos, &mut threats);
+        for &i in &threats[..n] {
+            out[start + usize::from(i)] = 1.0;
+        }
+    }
+}
+
+/// The `encoding`'s inputs of `pos` as a new vector ([`encode_into`]).
+pub fn encode_as(encoding: Encoding, pos: &Position) -> Vec<f32> {
+    let mut x = Vec::with_capacity(encoding.inputs());
+    encode_into(encoding, pos, &mut x);
+    x
+}
+
+/// The stones whose bits are set in the stone planes of an input vector (stones of either
+/// side), for the output bucket.
+pub(crate) fn stones_in(input: &[f32]) -> usize {
+    input.iter().take(INPUTS).filter(|&&x| x != 0.0).count()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn threat_planes_are_the_capture_targets_seen_by_the_side_to_move() {
+        let start = Position::start();
+        let x = encode_as(Encoding::ThreatPlanes, &start);
+        assert_eq!(x.len(), THREAT_INPUTS);
+        assert_eq!(&x[..INPUTS], &encode(&start)[..]);
+        // White to move: c3 (18 + 2 = 20), f3, d4, e4, f4 black stones can be taken first.
+        let enemy: Vec<usize> = (0..45).filter(|&i| x[INPUTS + i] == 1.0).collect();
+        assert_eq!(enemy, [20, 23, 30, 31, 32]);
+        // And Black, if it were to move, could take five white stones first.
+        assert_eq!(x[INPUTS + 45..].iter().filter(|&&v| v == 1.0).count(), 5);
+        // The start is symmetric: Black to move in the turned position sees the same inputs.
+        assert_eq!(encode_as(Encoding::ThreatPlanes, &start.rotate180_swap()), x);
+        // Black to move in the start position sees what White sees (the start is symmetric).
+        let b = encode_as(Encoding::ThreatPlanes, &start.with_turn(Color::Black));
+        assert_eq!(b, x);
+        assert_eq!(encode_as(Encoding::StonePlanes, &start), encode(&start).to_vec());
+        assert_eq!(stones_in(&x), 44);
+    }
 
     #[test]
     fn start_position_is_the_same_for_both_sides() {

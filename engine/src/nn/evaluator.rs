@@ -6,7 +6,8 @@ use std::sync::Arc;
 use fanorona_core::{Move, Position};
 
 use super::{
-    Accumulator, LazyAccumulator, NetError, Network, QuantError, QuantisedNetwork, Scratch, value_to_score,
+    Accumulator, Encoding, LazyAccumulator, NetError, Network, QuantError, QuantisedNetwork, Scratch,
+    value_to_score,
 };
 use crate::eval::Evaluator;
 
@@ -97,7 +98,10 @@ impl NetEvaluator {
         match &mut self.inference {
             Inference::Quantised { q, acc, scratch } => {
                 let values = acc.values(q, pos, pos.turn());
-                q.score(values, q.bucket(pos), scratch)
+                match q.encoding() {
+                    Encoding::StonePlanes => q.score(values, q.bucket(pos), scratch),
+                    Encoding::ThreatPlanes => q.score_threats(values, pos, scratch),
+                }
             }
             Inference::Float { .. } => value_to_score(self.value(pos)),
         }
@@ -111,6 +115,11 @@ impl NetEvaluator {
         let bucket = self.net.arch().bucket(stones(pos));
         match &mut self.inference {
             Inference::Quantised { .. } => super::score_to_value(self.score(pos)),
+            // Float inference of threat planes (ReLU networks only: not the search's default)
+            // runs from scratch.
+            Inference::Float { .. } if self.net.arch().encoding != Encoding::StonePlanes => {
+                self.net.evaluate(pos)
+            }
             Inference::Float { acc, pre, a, b, active } => {
                 if acc.matches(pos) {
                     self.net.finish(acc.values(persp), bucket, a, b, active)

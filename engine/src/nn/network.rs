@@ -2,7 +2,7 @@
 
 use fanorona_core::Position;
 
-use super::{Architecture, FormatError, INPUTS, encode};
+use super::{Architecture, FormatError, encode_as};
 use crate::rng::Rng;
 
 /// One fully connected layer: `y = x W + b`, with `W` stored input-major (`weights[i * outputs +
@@ -181,21 +181,23 @@ impl Network {
         self.layers.iter().map(|l| l.outputs).max().unwrap_or(1)
     }
 
-    /// The value of an encoded input (see [`encode`]), in [-1, 1]. The output bucket is that
-    /// of the input's stone count (its non-zero inputs).
-    pub fn forward(&self, input: &[f32; INPUTS]) -> f32 {
+    /// The value of an encoded input (see [`super::encode_as`]; inputs beyond the
+    /// encoding's count are ignored, missing ones are 0), in [-1, 1]. The output bucket is that
+    /// of the input's stone count (its non-zero stone-plane inputs).
+    pub fn forward(&self, input: &[f32]) -> f32 {
         let first = &self.layers[0];
         let mut pre = first.bias.clone();
-        let w = self.max_width().max(INPUTS);
+        let w = self.max_width().max(first.inputs);
         let mut active = vec![0u16; w];
-        first.accumulate(input, &mut pre, &mut active);
-        let bucket = self.arch.bucket(input.iter().filter(|&&x| x != 0.0).count());
+        first.accumulate(&input[..input.len().min(first.inputs)], &mut pre, &mut active);
+        let bucket = self.arch.bucket(super::encode::stones_in(input));
         self.finish(&pre, bucket, &mut vec![0.0; w], &mut vec![0.0; w], &mut active)
     }
 
-    /// The value of `pos` for its side to move, in [-1, 1] (from scratch).
+    /// The value of `pos` for its side to move, in [-1, 1] (from scratch, in the network's
+    /// encoding).
     pub fn evaluate(&self, pos: &Position) -> f32 {
-        self.forward(&encode(pos))
+        self.forward(&encode_as(self.arch.encoding, pos))
     }
 
     /// The rest of the forward pass from the first layer's pre-activations `pre`, through
@@ -253,7 +255,7 @@ mod tests {
         let w2 = vec![1.0, 0.25];
         let b2 = vec![-0.05];
         let net = Network::from_layers(arch, vec![(w1, b1), (w2, b2)], "hand").unwrap();
-        let mut x = [0.0f32; INPUTS];
+        let mut x = [0.0f32; crate::nn::INPUTS];
         x[0] = 1.0;
         // h0 = 0.6, h1 = relu(-1) = 0 -> y = tanh(0.6 - 0.05)
         assert!((net.forward(&x) - 0.55f32.tanh()).abs() < 1e-7);

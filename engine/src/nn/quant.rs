@@ -16,7 +16,7 @@
 
 use super::aligned::Aligned;
 use super::simd::{self, IN_ALIGN, Kernel, OUT_ALIGN, ROW_ALIGN, RowDelta};
-use super::{Activation, INPUTS, Network, SCORE_SCALE};
+use super::{Activation, Encoding, MAX_THREATS, Network, SCORE_SCALE};
 use fanorona_core::Point;
 
 /// First-layer scale: the accumulator holds 508 times the pre-activation; its activation is
@@ -33,12 +33,21 @@ const ONE: f32 = 127.0;
 pub const MAX_NET_SCORE: i32 = 1198;
 
 /// The magnitudes to which a trainer clips layer `k`'s weights and biases (of `layers`
-/// layers) so that a clipped-ReLU network always quantises: first-layer weights to 1.4 and
-/// biases to 2 (44 stones x 1.4 + 2 stays below the i16 accumulator's 64.5), hidden weights to
-/// 1.98 (i8 at scale 64), output weights to 63.
+/// layers) so that a clipped-ReLU network of stone planes always quantises: first-layer
+/// weights to 1.4 and biases to 2 (44 stones x 1.4 + 2 stays below the i16 accumulator's
+/// 64.5), hidden weights to 1.98 (i8 at scale 64), output weights to 63. For another encoding
+/// see [`weight_limits_for`].
 pub fn weight_limits(k: usize, layers: usize) -> (f32, f32) {
+    weight_limits_for(Encoding::StonePlanes, k, layers)
+}
+
+/// [`weight_limits`] for a network over `encoding`: the first-layer weights are clipped so
+/// that all of its [`Encoding::max_active`] inputs together stay in the i16 accumulator (0.7
+/// for threat planes, whose 88 inputs may be set at once).
+pub fn weight_limits_for(encoding: Encoding, k: usize, layers: usize) -> (f32, f32) {
     if k == 0 && layers > 1 {
-        (1.4, 2.0)
+        let limit = if encoding.max_active() > 44 { 0.7 } else { 1.4 };
+        (limit, 2.0)
     } else if k + 1 == layers {
         (63.0, 1000.0)
     } else {
@@ -110,6 +119,9 @@ struct HiddenLayer {
 /// A network quantised for the search; see the module documentation.
 #[derive(Clone, Debug)]
 pub struct QuantisedNetwork {
+    /// The input encoding: stone planes (all in the accumulator) or threat planes (the threat
+    /// rows added at evaluation, [`QuantisedNetwork::score_threats`]).
+    encoding: Encoding,
     /// Padded first-layer width.
     width: usize,
     /// `[INPUTS][width]`.
@@ -134,6 +146,10 @@ pub struct Scratch {
     b: Aligned<u8>,
     sums: Vec<i32>,
     groups: Vec<u16>,
+    /// The accumulator with the threat rows added (threat planes only).
+    threat_acc: Vec<i16>,
+    /// The threat inputs of the position evaluated.
+    threats: [u16; MAX_THREATS],
 }
 
 fn padded(n: usize, align: usize) -> usize {
@@ -189,6 +205,7 @@ impl QuantisedNetwork {
         let (out_weights, out_bias) = output_layer(layers.len() - 1, &layers[layers.len() - 1], in_width)?;
         let (buckets, out_width) = (arch.buckets, in_width);
         Ok(QuantisedNetwork {
+            encoding: arch.encoding,
             width,
             ft_weights: Aligned::from_slice(&ft_weights),
             ft_bias: Aligned::from_slice(&ft_bias),
@@ -210,6 +227,11 @@ impl QuantisedNetwork {
         super::arch::bucket_of(super::evaluator::stones(pos), self.buckets)
     }
 
+    /// The input encoding.
+    pub fn encoding(&self) -> Encoding {
+        self.encoding
+    }
+
     /// The kernel it runs with.
     pub fn kernel(&self) -> Kernel {
         self.kernel
@@ -228,6 +250,8 @@ impl QuantisedNetwork {
             b: Aligned::filled(widest, 0),
             sums: vec![0; widest],
             groups: vec![0; widest / IN_ALIGN + 1],
+            threat_acc: vec![0; self.width],
+            threats: [0; MAX_THREATS],
         }
     }
 
@@ -257,6 +281,33 @@ impl QuantisedNetwork {
             self.kernel,
             #[inline(always)]
             || self.score_body(acc, bucket, s),
+        )
+    }
+
+    /// The score of `pos` (threat planes): `acc` is its stone-plane accumulator from the side
+    /// to move's view; the rows of its threat inputs ([`super::threat_features`]) are added to
+    /// a copy of it, then the rest of the network runs as in [`QuantisedNetwork::score`].
+    /// Allocates nothing.
+    #[inline]
+    pub fn score_threats(&self, acc: &[i16], pos: &fanorona_core::Position, s: &mut Scratch) -> i32 {
+        let n = super::threat_features(pos, &mut s.threats);
+        let bucket = self.bucket(pos);
+        simd::dispatch(
+            self.kernel,
+            #[inline(always)]
+            || {
+                let width = self.width.min(acc.len());
+                let mut summed = core::mem::take(&mut s.threat_acc);
+                summed[..width].copy_from_slice(&acc[..width]);
+                for &i in &s.threats[..n] {
+                    for (a, &w) in summed[..width].iter_mut().zip(self.ft_row(usize::from(i))) {
+                        *a = a.wrapping_add(w);
+                    }
+                }
+                let score = self.score_body(&summed[..width], bucket, s);
+                s.threat_acc = summed;
+                score
+            },
         )
     }
 
@@ -318,12 +369,12 @@ fn output_layer(k: usize, out: &super::Layer, in_width: usize) -> Result<(Vec<i1
 type FirstLayer = (Vec<i16>, Vec<i16>, usize);
 
 fn first_layer(layer: &super::Layer) -> Result<FirstLayer, QuantError> {
-    let outputs = layer.outputs();
+    let (inputs, outputs) = (layer.inputs(), layer.outputs());
     let width = padded(outputs, ROW_ALIGN);
-    let mut weights = vec![0i16; INPUTS * width];
+    let mut weights = vec![0i16; inputs * width];
     let mut bias = vec![0i16; width];
     let max = i64::from(i16::MAX);
-    for i in 0..INPUTS {
+    for i in 0..inputs {
         for (o, &w) in layer.row(i).iter().enumerate() {
             weights[i * width + o] = quantise(w, FT_SCALE, (0, "weight", i * outputs + o), "i16", max)?;
         }
@@ -332,7 +383,7 @@ fn first_layer(layer: &super::Layer) -> Result<FirstLayer, QuantError> {
         bias[o] = quantise(b, FT_SCALE, (0, "bias", o), "i16", max)?;
     }
     for o in 0..outputs {
-        let bound = accumulator_bound(&weights, &bias, width, o);
+        let bound = accumulator_bound(&weights, &bias, (inputs, width), o);
         if bound > max {
             return Err(QuantError::Accumulator { neuron: o, bound });
         }
@@ -341,15 +392,16 @@ fn first_layer(layer: &super::Layer) -> Result<FirstLayer, QuantError> {
 }
 
 /// The largest magnitude neuron `o`'s accumulator can reach: its bias plus the 22 largest
-/// weights of each side's plane (a side has at most 22 stones).
-fn accumulator_bound(weights: &[i16], bias: &[i16], width: usize, o: usize) -> i64 {
+/// weights of each plane of 45 inputs (a side has at most 22 stones, and a threat plane marks
+/// stones of one side).
+fn accumulator_bound(weights: &[i16], bias: &[i16], (inputs, width): (usize, usize), o: usize) -> i64 {
     let plane = |first: usize| {
         let mut w: Vec<i64> =
             (first..first + Point::NUM).map(|i| i64::from(weights[i * width + o]).abs()).collect();
         w.sort_unstable_by(|a, b| b.cmp(a));
         w.iter().take(22).sum::<i64>()
     };
-    i64::from(bias[o]).abs() + plane(0) + plane(Point::NUM)
+    i64::from(bias[o]).abs() + (0..inputs / Point::NUM).map(|k| plane(k * Point::NUM)).sum::<i64>()
 }
 
 fn hidden_layer(k: usize, layer: &super::Layer, in_width: usize) -> Result<HiddenLayer, QuantError> {
@@ -425,6 +477,33 @@ mod tests {
         let net = Network::from_layers(arch, params, "").unwrap();
         let err = QuantisedNetwork::new(&net).unwrap_err();
         assert!(matches!(err, QuantError::Accumulator { neuron: 5, .. }), "{err}");
+    }
+
+    #[test]
+    fn threat_planes_bound_the_accumulator_over_all_four_planes() {
+        let with_first_weights = |encoding: Encoding, w: f32| {
+            let arch = Architecture::mlp(&[32]).unwrap().with_encoding(encoding);
+            let mut params: Vec<(Vec<f32>, Vec<f32>)> = Network::random(&arch, 3)
+                .unwrap()
+                .layers()
+                .iter()
+                .map(|l| (l.weights().to_vec(), vec![0.0; l.bias().len()]))
+                .collect();
+            for i in 0..encoding.inputs() {
+                params[0].0[i * 32 + 3] = w;
+            }
+            QuantisedNetwork::new(&Network::from_layers(arch, params, "").unwrap())
+        };
+        // The trainer's limits: 1.4 on stone planes, 0.7 on threat planes, always fit.
+        for e in [Encoding::StonePlanes, Encoding::ThreatPlanes] {
+            let (limit, _) = weight_limits_for(e, 0, 2);
+            let q = with_first_weights(e, limit).unwrap();
+            assert_eq!((q.encoding(), q.ft_row(e.inputs() - 1).len()), (e, 32));
+        }
+        // 1.4 on all 180 inputs: 88 x 1.4 x 508 is beyond i16.
+        let err = with_first_weights(Encoding::ThreatPlanes, 1.4).unwrap_err();
+        assert!(matches!(err, QuantError::Accumulator { neuron: 3, .. }), "{err}");
+        assert_eq!(weight_limits(0, 2), weight_limits_for(Encoding::StonePlanes, 0, 2));
     }
 
     #[test]

@@ -139,7 +139,13 @@ impl Network {
             }
             params.push((weights, b.values(data)?));
         }
-        let arch = Architecture { encoding: Encoding::StonePlanes, hidden, activation, buckets };
+        let encoding = match meta.get("encoding") {
+            None => Encoding::StonePlanes,
+            Some(name) => name
+                .parse::<Encoding>()
+                .map_err(|_| bad(format!("unknown encoding {name:?} in the metadata")))?,
+        };
+        let arch = Architecture { encoding, hidden, activation, buckets };
         if let Some(((w, _), inputs)) = layers.first().zip(Some(arch.encoding.inputs()))
             && w.shape[1] != inputs
         {
