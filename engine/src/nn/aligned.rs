@@ -55,6 +55,13 @@ impl<T: Copy + Default> Clone for Aligned<T> {
     }
 }
 
+impl<T> Default for Aligned<T> {
+    /// An empty buffer (no allocation).
+    fn default() -> Aligned<T> {
+        Aligned { buf: Vec::new(), start: 0, len: 0 }
+    }
+}
+
 impl<T> Deref for Aligned<T> {
     type Target = [T];
 

@@ -147,7 +147,7 @@ pub struct Scratch {
     sums: Vec<i32>,
     groups: Vec<u16>,
     /// The accumulator with the threat rows added (threat planes only).
-    threat_acc: Vec<i16>,
+    threat_acc: Aligned<i16>,
     /// The threat inputs of the position evaluated.
     threats: [u16; MAX_THREATS],
 }
@@ -250,7 +250,7 @@ impl QuantisedNetwork {
             b: Aligned::filled(widest, 0),
             sums: vec![0; widest],
             groups: vec![0; widest / IN_ALIGN + 1],
-            threat_acc: vec![0; self.width],
+            threat_acc: Aligned::filled(self.width, 0),
             threats: [0; MAX_THREATS],
         }
     }
