@@ -15,7 +15,7 @@ use crate::eval::Evaluator;
 #[derive(Debug)]
 enum Inference {
     /// Integers, with a lazily updated accumulator (clipped-ReLU networks).
-    Quantised { q: Arc<QuantisedNetwork>, acc: LazyAccumulator, scratch: Scratch },
+    Quantised { q: Arc<QuantisedNetwork>, acc: LazyAccumulator, scratch: Box<Scratch> },
     /// Floats, with an eagerly updated accumulator (ReLU and linear networks).
     Float { acc: Accumulator, pre: Vec<f32>, a: Vec<f32>, b: Vec<f32>, active: Vec<u16> },
 }
@@ -56,7 +56,9 @@ impl NetEvaluator {
 
     fn with_inference(net: Arc<Network>, q: Option<Arc<QuantisedNetwork>>, name: String) -> NetEvaluator {
         let inference = match q {
-            Some(q) => Inference::Quantised { acc: LazyAccumulator::new(&q), scratch: q.scratch(), q },
+            Some(q) => {
+                Inference::Quantised { acc: LazyAccumulator::new(&q), scratch: Box::new(q.scratch()), q }
+            }
             None => {
                 let w = net.max_width();
                 Inference::Float {
