@@ -650,21 +650,15 @@ mod tests {
         }
     }
 
-    #[test]
-    fn generation_order_is_unchanged() {
+    /// Calls `visit` on every position of 300 random games (xorshift turn choices, a fixed
+    /// seed), at most `plies` positions a game, each game stopping at a position with no turn.
+    fn random_walk(plies: usize, mut visit: impl FnMut(&Position)) {
         let mut x = 0x2545_F491_4F6C_DD1Du64;
-        let mut checked = 0;
         for _game in 0..300 {
             let mut p = Position::start();
-            for _ply in 0..80 {
+            for _ply in 0..plies {
+                visit(&p);
                 let moves = p.legal_moves();
-                let expected = reference::generate_moves(&p);
-                assert_eq!(moves.len(), expected.len(), "{p}");
-                for (m, e) in moves.iter().zip(&expected) {
-                    assert_eq!(m, e, "{p}");
-                    assert_eq!((m.to(), m.captured()), (e.to(), e.captured()), "{p} {m}");
-                }
-                checked += 1;
                 if moves.is_empty() {
                     break;
                 }
@@ -674,6 +668,21 @@ mod tests {
                 p.play_unchecked(&moves[(x % moves.len() as u64) as usize]);
             }
         }
+    }
+
+    #[test]
+    fn generation_order_is_unchanged() {
+        let mut checked = 0;
+        random_walk(80, |p| {
+            let moves = p.legal_moves();
+            let expected = reference::generate_moves(p);
+            assert_eq!(moves.len(), expected.len(), "{p}");
+            for (m, e) in moves.iter().zip(&expected) {
+                assert_eq!(m, e, "{p}");
+                assert_eq!((m.to(), m.captured()), (e.to(), e.captured()), "{p} {m}");
+            }
+            checked += 1;
+        });
         assert!(checked > 10_000);
     }
 
@@ -703,30 +712,18 @@ mod tests {
             start.capture_targets(Color::White).into_iter().map(|p| p.to_string()).collect();
         assert_eq!(white, ["c3", "f3", "d4", "e4", "f4"]);
         assert_eq!(start.capture_targets(Color::Black).count(), 5);
-        let mut x = 0x2545_f491_4f6c_dd1du64;
         let (mut checked, mut nonempty) = (0, 0);
-        for _game in 0..300 {
-            let mut p = Position::start();
-            for _ply in 0..120 {
-                for c in Color::ALL {
-                    let t = p.capture_targets(c);
-                    assert_eq!(t, brute_force_targets(&p, c), "{p} {c:?}");
-                    assert!((t & !p.stones(c.other())).is_empty());
-                    nonempty += usize::from(t.any());
-                }
-                // The side to move has a target exactly when it must capture.
-                assert_eq!(p.capture_targets(p.turn()).any(), p.has_capture(), "{p}");
-                checked += 1;
-                let moves = p.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                p.play_unchecked(&moves[(x % moves.len() as u64) as usize]);
+        random_walk(120, |p| {
+            for c in Color::ALL {
+                let t = p.capture_targets(c);
+                assert_eq!(t, brute_force_targets(p, c), "{p} {c:?}");
+                assert!((t & !p.stones(c.other())).is_empty());
+                nonempty += usize::from(t.any());
             }
-        }
+            // The side to move has a target exactly when it must capture.
+            assert_eq!(p.capture_targets(p.turn()).any(), p.has_capture(), "{p}");
+            checked += 1;
+        });
         assert!(checked > 10_000 && nonempty > 5_000, "{checked} {nonempty}");
     }
 
