@@ -288,90 +288,66 @@ mod x86 {
     /// AVX-512 tile).
     const TILE: usize = 8;
 
-    /// # Safety
-    /// The CPU has AVX2; `src`, `dst` have the same length, a multiple of 16; every row index
-    /// of `delta` is below `weights.len() / dst.len()`.
-    #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn update_row_avx2(weights: &[i16], src: &[i16], dst: &mut [i16], delta: RowDelta<'_>) {
-        const LANES: usize = 16;
-        let width = dst.len();
-        let w = weights.as_ptr();
-        let full = width / (LANES * TILE) * (LANES * TILE);
-        for c in (0..full).step_by(LANES * TILE) {
-            // SAFETY: c + LANES * TILE <= width, and each row r spans r * width .. (r + 1) *
-            // width within `weights` (checked by the caller).
-            unsafe {
-                let load = |p: *const i16, k: usize| _mm256_loadu_si256(p.add(c + k * LANES).cast());
-                let row = |r: usize| w.add(r * width);
-                let mut v: [__m256i; TILE] = core::array::from_fn(|k| {
-                    _mm256_add_epi16(load(src.as_ptr(), k), load(row(delta.add), k))
-                });
-                for &r in delta.sub {
-                    for (k, x) in v.iter_mut().enumerate() {
-                        *x = _mm256_sub_epi16(*x, load(row(r), k));
+    /// One accumulator-update kernel per instruction set: `$lanes` i16 values a register of
+    /// type `$reg`, whole tiles of [`TILE`] registers first, then the rest one register at a
+    /// time.
+    macro_rules! update_row_kernel {
+        ($(#[$doc:meta])* $name:ident, $features:literal, $reg:ty, $lanes:literal,
+         $load:ident, $store:ident, $add:ident, $sub:ident) => {
+            $(#[$doc])*
+            #[target_feature(enable = $features)]
+            pub(super) unsafe fn $name(weights: &[i16], src: &[i16], dst: &mut [i16], delta: RowDelta<'_>) {
+                const LANES: usize = $lanes;
+                let width = dst.len();
+                let w = weights.as_ptr();
+                let full = width / (LANES * TILE) * (LANES * TILE);
+                for c in (0..full).step_by(LANES * TILE) {
+                    // SAFETY: c + LANES * TILE <= width, and each row r spans r * width ..
+                    // (r + 1) * width within `weights` (checked by the caller).
+                    unsafe {
+                        let load = |p: *const i16, k: usize| $load(p.add(c + k * LANES).cast());
+                        let row = |r: usize| w.add(r * width);
+                        let mut v: [$reg; TILE] =
+                            core::array::from_fn(|k| $add(load(src.as_ptr(), k), load(row(delta.add), k)));
+                        for &r in delta.sub {
+                            for (k, x) in v.iter_mut().enumerate() {
+                                *x = $sub(*x, load(row(r), k));
+                            }
+                        }
+                        for (k, x) in v.iter().enumerate() {
+                            $store(dst.as_mut_ptr().add(c + k * LANES).cast(), *x);
+                        }
                     }
                 }
-                for (k, x) in v.iter().enumerate() {
-                    _mm256_storeu_si256(dst.as_mut_ptr().add(c + k * LANES).cast(), *x);
+                for c in (full..width).step_by(LANES) {
+                    // SAFETY: as above, one register at a time.
+                    unsafe {
+                        let mut v = $load(src.as_ptr().add(c).cast());
+                        v = $add(v, $load(w.add(delta.add * width + c).cast()));
+                        for &r in delta.sub {
+                            v = $sub(v, $load(w.add(r * width + c).cast()));
+                        }
+                        $store(dst.as_mut_ptr().add(c).cast(), v);
+                    }
                 }
             }
-        }
-        for c in (full..width).step_by(LANES) {
-            // SAFETY: as above, one register at a time.
-            unsafe {
-                let mut v = _mm256_loadu_si256(src.as_ptr().add(c).cast());
-                v = _mm256_add_epi16(v, _mm256_loadu_si256(w.add(delta.add * width + c).cast()));
-                for &r in delta.sub {
-                    v = _mm256_sub_epi16(v, _mm256_loadu_si256(w.add(r * width + c).cast()));
-                }
-                _mm256_storeu_si256(dst.as_mut_ptr().add(c).cast(), v);
-            }
-        }
+        };
     }
 
-    /// # Safety
-    /// As [`update_row_avx2`], with AVX-512 BW and a width that is a multiple of 32.
-    #[target_feature(enable = "avx512f,avx512bw")]
-    pub(super) unsafe fn update_row_avx512(
-        weights: &[i16],
-        src: &[i16],
-        dst: &mut [i16],
-        delta: RowDelta<'_>,
-    ) {
-        const LANES: usize = 32;
-        let width = dst.len();
-        let w = weights.as_ptr();
-        let full = width / (LANES * TILE) * (LANES * TILE);
-        for c in (0..full).step_by(LANES * TILE) {
-            // SAFETY: as in update_row_avx2, 32 values a register.
-            unsafe {
-                let load = |p: *const i16, k: usize| _mm512_loadu_si512(p.add(c + k * LANES).cast());
-                let row = |r: usize| w.add(r * width);
-                let mut v: [__m512i; TILE] = core::array::from_fn(|k| {
-                    _mm512_add_epi16(load(src.as_ptr(), k), load(row(delta.add), k))
-                });
-                for &r in delta.sub {
-                    for (k, x) in v.iter_mut().enumerate() {
-                        *x = _mm512_sub_epi16(*x, load(row(r), k));
-                    }
-                }
-                for (k, x) in v.iter().enumerate() {
-                    _mm512_storeu_si512(dst.as_mut_ptr().add(c + k * LANES).cast(), *x);
-                }
-            }
-        }
-        for c in (full..width).step_by(LANES) {
-            // SAFETY: as above, one register at a time.
-            unsafe {
-                let mut v = _mm512_loadu_si512(src.as_ptr().add(c).cast());
-                v = _mm512_add_epi16(v, _mm512_loadu_si512(w.add(delta.add * width + c).cast()));
-                for &r in delta.sub {
-                    v = _mm512_sub_epi16(v, _mm512_loadu_si512(w.add(r * width + c).cast()));
-                }
-                _mm512_storeu_si512(dst.as_mut_ptr().add(c).cast(), v);
-            }
-        }
-    }
+    update_row_kernel!(
+        /// # Safety
+        /// The CPU has AVX2; `src`, `dst` have the same length, a multiple of 16; every row
+        /// index of `delta` is below `weights.len() / dst.len()`.
+        update_row_avx2, "avx2", __m256i, 16,
+        _mm256_loadu_si256, _mm256_storeu_si256, _mm256_add_epi16, _mm256_sub_epi16
+    );
+
+    update_row_kernel!(
+        /// # Safety
+        /// As [`update_row_avx2`], with AVX-512 BW and a width that is a multiple of 32.
+        update_row_avx512, "avx512f,avx512bw", __m512i, 32,
+        _mm512_loadu_si512, _mm512_storeu_si512, _mm512_add_epi16, _mm512_sub_epi16
+    );
 
     /// # Safety
     /// The CPU has AVX2.
