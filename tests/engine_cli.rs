@@ -61,6 +61,19 @@ fn bench_prints_a_deterministic_signature() {
     assert!(a["nodes"].as_u64().unwrap() > 0);
     assert_eq!(a["nodes"], b["nodes"]);
     assert_eq!(a["positions"].as_array().unwrap().len(), fanorona_engine::bench::BENCH_POSITIONS.len());
+    // The evaluator searches: node counts fixed, the ratio by processor time on Linux.
+    let e = &a["eval_search"];
+    assert_eq!(e["handcrafted"]["nodes"], b["eval_search"]["handcrafted"]["nodes"]);
+    assert_eq!(e["network"]["nodes"], b["eval_search"]["network"]["nodes"]);
+    assert_eq!(e["ratio_clock"], if cfg!(target_os = "linux") { "cpu" } else { "wall" });
+    let (h, n) = (&e["handcrafted"], &e["network"]);
+    if cfg!(target_os = "linux") {
+        let cpu_ratio =
+            n["nodes_per_cpu_second"].as_f64().unwrap() / h["nodes_per_cpu_second"].as_f64().unwrap();
+        assert!((e["ratio"].as_f64().unwrap() - cpu_ratio).abs() < 1e-9, "{e}");
+    }
+    let wall = n["nodes_per_second"].as_f64().unwrap() / h["nodes_per_second"].as_f64().unwrap();
+    assert!((e["wall_ratio"].as_f64().unwrap() - wall).abs() < 1e-9, "{e}");
 }
 
 #[test]

@@ -45,6 +45,9 @@ pub struct BenchLine {
     pub nodes: u64,
     /// Time taken.
     pub elapsed: Duration,
+    /// Processor time of the searching thread (one-thread searches where it can be read: see
+    /// [`crate::thread_time`]).
+    pub cpu: Option<Duration>,
 }
 
 /// The bench's figures.
@@ -62,14 +65,27 @@ pub struct BenchReport {
     pub nodes: u64,
     /// Total search time.
     pub elapsed: Duration,
+    /// Total processor time of the searching thread, when every line has one.
+    pub cpu: Option<Duration>,
 }
 
 impl BenchReport {
-    /// Nodes per second over the whole bench.
+    /// Nodes per second over the whole bench (wall clock).
     pub fn nodes_per_second(&self) -> f64 {
-        let s = self.elapsed.as_secs_f64();
-        if s > 0.0 { self.nodes as f64 / s } else { 0.0 }
+        per_second(self.nodes, self.elapsed)
     }
+
+    /// Nodes per second of the searching thread's processor time (one thread), or `None`
+    /// where that time cannot be read: on a shared machine the figure least moved by other
+    /// work, since the time the thread waits for a core is not counted.
+    pub fn nodes_per_cpu_second(&self) -> Option<f64> {
+        self.cpu.map(|cpu| per_second(self.nodes, cpu))
+    }
+}
+
+fn per_second(nodes: u64, time: Duration) -> f64 {
+    let s = time.as_secs_f64();
+    if s > 0.0 { nodes as f64 / s } else { 0.0 }
 }
 
 /// Searches every bench position to `depth` with `eval` (a fresh searcher and
@@ -96,13 +112,17 @@ pub fn bench_positions() -> impl Iterator<Item = Position> {
 pub fn bench_line(position: Position, depth: u32, eval: &dyn Evaluator, threads: usize) -> BenchLine {
     let mut searcher = Searcher::new(eval.box_clone(), BENCH_HASH_MIB);
     searcher.set_threads(threads);
-    let r = searcher.search(
-        &SearchRoot::new(position),
-        Limits::depth(depth),
-        Arc::new(AtomicBool::new(false)),
-        &mut |_| {},
-    );
-    BenchLine { position, best: r.best, score: r.score, nodes: r.nodes, elapsed: r.elapsed }
+    let (r, _, cpu) = crate::thread_time::timed(|| {
+        searcher.search(
+            &SearchRoot::new(position),
+            Limits::depth(depth),
+            Arc::new(AtomicBool::new(false)),
+            &mut |_| {},
+        )
+    });
+    // Other threads' time is not the calling thread's: only one thread has a processor time.
+    let cpu = cpu.filter(|_| threads == 1);
+    BenchLine { position, best: r.best, score: r.score, nodes: r.nodes, elapsed: r.elapsed, cpu }
 }
 
 impl BenchReport {
@@ -114,17 +134,21 @@ impl BenchReport {
             threads,
             nodes: lines.iter().map(|l| l.nodes).sum(),
             elapsed: lines.iter().map(|l| l.elapsed).sum(),
+            cpu: lines.iter().map(|l| l.cpu).sum(),
             lines,
         }
     }
 
-    /// Keeps, for each line, the faster of its time here and in `other` (the same bench run
-    /// again: the minimum of repeated timings is the one least disturbed by other work).
+    /// Keeps, for each line, the faster of its times here and in `other` (the same bench run
+    /// again: the minimum of repeated timings is the one least disturbed by other work), wall
+    /// clock and processor time each.
     pub fn keep_faster(&mut self, other: &BenchReport) {
         for (line, again) in self.lines.iter_mut().zip(&other.lines) {
             line.elapsed = line.elapsed.min(again.elapsed);
+            line.cpu = line.cpu.zip(again.cpu).map(|(a, b)| a.min(b));
         }
         self.elapsed = self.lines.iter().map(|l| l.elapsed).sum();
+        self.cpu = self.lines.iter().map(|l| l.cpu).sum();
     }
 }
 
@@ -154,6 +178,7 @@ mod tests {
         let two = run_bench_threads(4, &Material, 2);
         assert_eq!((two.threads, two.lines.len()), (2, BENCH_POSITIONS.len()));
         assert!(two.lines.iter().all(|l| l.best.is_some() && l.nodes > 0));
+        assert_eq!(two.cpu, None);
         assert_eq!(run_bench(4, &Material).threads, 1);
     }
 
@@ -165,6 +190,7 @@ mod tests {
             score: 0,
             nodes,
             elapsed: Duration::from_millis(ms),
+            cpu: Some(Duration::from_millis(ms / 2)),
         };
         let mut a = BenchReport::from_lines(8, "x".into(), 1, vec![line(100, 30), line(50, 10)]);
         let b = BenchReport::from_lines(8, "x".into(), 1, vec![line(100, 20), line(50, 40)]);
@@ -176,5 +202,17 @@ mod tests {
             (150, Duration::from_millis(20), Duration::from_millis(10))
         );
         assert_eq!(a.nodes_per_second(), 5000.0);
+        assert_eq!(a.cpu, Some(Duration::from_millis(15)));
+        assert_eq!(a.nodes_per_cpu_second(), Some(10_000.0));
+        // A line without a processor time leaves the report without one.
+        let mut c = BenchReport::from_lines(
+            8,
+            "x".into(),
+            1,
+            vec![line(100, 30), BenchLine { cpu: None, ..line(50, 10) }],
+        );
+        assert_eq!(c.cpu, None);
+        c.keep_faster(&b);
+        assert_eq!((c.cpu, c.nodes_per_cpu_second()), (None, None));
     }
 }

@@ -12,6 +12,7 @@ pub mod score;
 pub mod search;
 pub mod spec;
 pub mod tablebase;
+pub mod thread_time;
 pub mod turn_input;
 
 pub use eval::Evaluator;

@@ -98,10 +98,44 @@ struct EvalSearch {
 }
 
 impl EvalSearch {
+    /// Network nodes/s over handcrafted nodes/s, by the searching thread's processor time
+    /// where it can be read (the time it waited for a core, which varies with the machine's
+    /// load, is then not counted), else by wall clock.
     fn ratio(&self) -> f64 {
-        let h = self.handcrafted.nodes_per_second();
-        if h > 0.0 { self.network.nodes_per_second() / h } else { 0.0 }
+        match (self.network.nodes_per_cpu_second(), self.handcrafted.nodes_per_cpu_second()) {
+            (Some(n), Some(h)) => ratio(n, h),
+            _ => self.wall_ratio(),
+        }
     }
+
+    /// The ratio by wall clock.
+    fn wall_ratio(&self) -> f64 {
+        ratio(self.network.nodes_per_second(), self.handcrafted.nodes_per_second())
+    }
+
+    /// What [`EvalSearch::ratio`] divides by.
+    fn clock(&self) -> &'static str {
+        if self.network.cpu.is_some() && self.handcrafted.cpu.is_some() { "cpu" } else { "wall" }
+    }
+}
+
+fn ratio(a: f64, b: f64) -> f64 {
+    if b > 0.0 { a / b } else { 0.0 }
+}
+
+/// A report's speed as JSON: nodes/s by wall clock and, where it can be read, by the
+/// searching thread's processor time.
+fn speed_json(r: &BenchReport) -> serde_json::Value {
+    serde_json::json!({
+        "nodes": r.nodes,
+        "nodes_per_second": r.nodes_per_second(),
+        "nodes_per_cpu_second": r.nodes_per_cpu_second(),
+    })
+}
+
+/// ", N M nodes/s of processor time" where that time could be read.
+fn cpu_text(r: &BenchReport) -> String {
+    r.nodes_per_cpu_second().map(|n| format!(" ({:.2} M per processor second)", n / 1e6)).unwrap_or_default()
 }
 
 fn eval_search(depth: u32, net: Option<&std::path::Path>) -> anyhow::Result<EvalSearch> {
@@ -224,6 +258,7 @@ fn figures_json(f: &Figures) -> serde_json::Value {
         "nodes": report.nodes,
         "time_ms": report.elapsed.as_millis() as u64,
         "nodes_per_second": report.nodes_per_second(),
+        "nodes_per_cpu_second": report.nodes_per_cpu_second(),
     });
     obj["net_eval"] = serde_json::json!({
         "arch": f.net.arch,
@@ -232,13 +267,15 @@ fn figures_json(f: &Figures) -> serde_json::Value {
         "nodes_per_second_with_movegen": f.net.nodes_per_second,
     });
     if let Some(e) = &f.searches {
+        let mut network = speed_json(&e.network);
+        network["arch"] = e.arch.clone().into();
+        network["kernel"] = e.kernel.into();
         obj["eval_search"] = serde_json::json!({
-            "handcrafted": {"nodes": e.handcrafted.nodes, "nodes_per_second": e.handcrafted.nodes_per_second()},
-            "network": {
-                "arch": e.arch, "kernel": e.kernel, "nodes": e.network.nodes,
-                "nodes_per_second": e.network.nodes_per_second(),
-            },
+            "handcrafted": speed_json(&e.handcrafted),
+            "network": network,
             "ratio": e.ratio(),
+            "ratio_clock": e.clock(),
+            "wall_ratio": e.wall_ratio(),
         });
     }
     if let Some(t) = &f.threads {
@@ -266,11 +303,12 @@ fn write_text(out: &mut impl Write, f: &Figures) -> std::io::Result<()> {
     }
     writeln!(
         out,
-        "search: depth {}, eval {}, {} MiB table: {:.2} M nodes/s (a node is a turn made in the search)",
+        "search: depth {}, eval {}, {} MiB table: {:.2} M nodes/s{} (a node is a turn made in the search)",
         report.depth,
         report.eval,
         BENCH_HASH_MIB,
-        report.nodes_per_second() / 1e6
+        report.nodes_per_second() / 1e6,
+        cpu_text(report)
     )?;
     if let Some((nodes, nps)) = f.perft {
         writeln!(out, "perft {PERFT_DEPTH} of the start position: {nodes} in {:.2} M moves/s", nps / 1e6)?;
@@ -285,13 +323,17 @@ fn write_text(out: &mut impl Write, f: &Figures) -> std::io::Result<()> {
     if let Some(e) = &f.searches {
         writeln!(
             out,
-            "search with evaluators, depth {}: handcrafted {:.2} M nodes/s, network {} ({}) {:.2} M nodes/s: ratio {:.2}",
+            "search with evaluators, depth {}: handcrafted {:.2} M nodes/s{}, network {} ({}) {:.2} M nodes/s{}: ratio {:.2} by {} time (wall clock {:.2})",
             report.depth,
             e.handcrafted.nodes_per_second() / 1e6,
+            cpu_text(&e.handcrafted),
             e.arch,
             e.kernel,
             e.network.nodes_per_second() / 1e6,
-            e.ratio()
+            cpu_text(&e.network),
+            e.ratio(),
+            if e.clock() == "cpu" { "processor" } else { "wall-clock" },
+            e.wall_ratio()
         )?;
     }
     if let Some(t) = &f.threads {
