@@ -735,12 +735,13 @@ impl Searcher {
     /// Searches the captures of `self.turns[ply]`, most stones first (the first generated on
     /// ties): the best score.
     fn search_captures(&mut self, pos: &Position, ply: usize, mut alpha: i32, beta: i32, qply: usize) -> i32 {
-        let mut counts = std::mem::take(&mut self.order[ply]);
-        counts.clear();
-        counts.extend(self.turns[ply].iter().map(|t| t.captured().count() as i32));
-        let mut next_turn = ByCount::default();
+        let count = self.turns[ply].len();
+        let mut order = std::mem::take(&mut self.order[ply]);
+        order.clear();
+        order.extend(self.turns[ply].iter().map(|t| t.captured().count() as i32));
         let mut best = -INFINITY;
-        while let Some(i) = next_turn.next(&counts) {
+        for _ in 0..count {
+            let i = pick(&mut order);
             let turn = self.turns[ply][i];
             let mut next = *pos;
             next.play_turn(&turn);
@@ -765,7 +766,7 @@ impl Searcher {
                 }
             }
         }
-        self.order[ply] = counts;
+        self.order[ply] = order;
         if self.stopped { 0 } else { best }
     }
 
@@ -843,40 +844,6 @@ struct Window {
     pv_node: bool,
 }
 
-/// The quiescence search's order: turns by captured stones, most first, the first generated
-/// on ties ([`pick`]'s order on those counts), found by scanning for one count at a time
-/// instead of for the greatest each time: a node cut off by its first turn reads the counts
-/// about twice, not once per turn tried.
-struct ByCount {
-    /// The count being taken (`i32::MAX` before the first).
-    level: i32,
-    /// Where the scan for it goes on.
-    at: usize,
-}
-
-impl Default for ByCount {
-    fn default() -> ByCount {
-        ByCount { level: i32::MAX, at: 0 }
-    }
-}
-
-impl ByCount {
-    /// The index of the next turn of `counts` (the same slice every call), `None` after all.
-    #[inline]
-    fn next(&mut self, counts: &[i32]) -> Option<usize> {
-        loop {
-            if let Some(k) = counts.get(self.at..).and_then(|rest| rest.iter().position(|&c| c == self.level))
-            {
-                let i = self.at + k;
-                self.at = i + 1;
-                return Some(i);
-            }
-            self.level = counts.iter().copied().filter(|&c| c < self.level).max()?;
-            self.at = 0;
-        }
-    }
-}
-
 /// Selection step: the index of the best-scored turn not yet tried (the first on ties), marked
 /// as tried.
 #[inline]
@@ -894,7 +861,7 @@ fn pick(order: &mut [i32]) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::{ByCount, pick};
+    use super::pick;
 
     #[test]
     fn pick_takes_the_best_first_on_ties_and_marks_it() {
@@ -902,16 +869,5 @@ mod tests {
         let picked: Vec<usize> = (0..order.len()).map(|_| pick(&mut order)).collect();
         assert_eq!(picked, vec![1, 3, 0, 4, 2]);
         assert!(order.iter().all(|&v| v == i32::MIN));
-    }
-
-    #[test]
-    fn by_count_takes_turns_in_pick_order() {
-        for counts in [vec![3, 7, 1, 7, 0, 3, 3], vec![2], vec![], vec![1, 1, 1], vec![5, 4, 3, 2, 1]] {
-            let mut order = counts.clone();
-            let expected: Vec<usize> = (0..counts.len()).map(|_| pick(&mut order)).collect();
-            let mut by = ByCount::default();
-            let got: Vec<usize> = std::iter::from_fn(|| by.next(&counts)).collect();
-            assert_eq!(got, expected, "{counts:?}");
-        }
     }
 }
