@@ -32,6 +32,7 @@ mod perft;
 mod point;
 mod position;
 mod tables;
+mod turn;
 mod window;
 pub mod zobrist;
 
@@ -47,3 +48,4 @@ pub use perft::{perft, perft_divide, perft_divide_parallel};
 pub use point::{FILES, ParsePointError, Point, RANKS};
 pub use position::{MAX_STONES, PlayError, Position, PositionError};
 pub use tables::{neighbor, ray};
+pub use turn::{Turn, TurnList};

@@ -30,7 +30,11 @@
 //!   the search's transposition table relies on.
 
 use crate::tables::{EDGE, Edge, NEIGHBOR, RAY, RISING, WINDOW_EDGE};
-use crate::{Bitboard, CaptureKind, Color, Direction, Move, MoveList, Point, Position, Step, window};
+use smallvec::SmallVec;
+
+use crate::{
+    Bitboard, CaptureKind, Color, Direction, Move, MoveList, Point, Position, Step, Turn, TurnList, window,
+};
 
 /// Calls `$body` with `$d` bound to each direction index 0..8 as a constant, so that shifts
 /// by direction compile to single shifts.
@@ -71,6 +75,39 @@ macro_rules! each_direction {
     }};
 }
 
+/// A turn as it is built, step by step, by [`gen_chains`]: a whole [`Move`], or a [`Turn`]
+/// that keeps only what playing it needs (the steps compile away).
+trait Chain: Copy {
+    /// A turn from `from` with no step yet.
+    fn start(from: Point) -> Self;
+    /// Adds a step that ends on `to` and captures `captured`.
+    fn push(&mut self, step: Step, to: Point, captured: Bitboard);
+}
+
+impl Chain for Move {
+    #[inline(always)]
+    fn start(from: Point) -> Move {
+        Move::start(from)
+    }
+
+    #[inline(always)]
+    fn push(&mut self, step: Step, to: Point, captured: Bitboard) {
+        Move::push(self, step, to, captured);
+    }
+}
+
+impl Chain for Turn {
+    #[inline(always)]
+    fn start(from: Point) -> Turn {
+        Turn::new(from, from, Bitboard::EMPTY)
+    }
+
+    #[inline(always)]
+    fn push(&mut self, _step: Step, to: Point, captured: Bitboard) {
+        *self = Turn::new(self.from(), to, self.captured() | captured);
+    }
+}
+
 /// Stones of the side to move that have a capturing first step.
 #[inline]
 fn capture_origins(us: Bitboard, them: Bitboard, empty: Bitboard) -> Bitboard {
@@ -83,15 +120,26 @@ fn capture_origins(us: Bitboard, them: Bitboard, empty: Bitboard) -> Bitboard {
     Bitboard(any & us)
 }
 
-/// Emits every turn that continues `mv` (whose stone is on `at`, arrived by the step whose
-/// window bit is `ahead`, 0 for none) by capturing steps, in the order of
+/// Emits every turn that continues `mv` (whose stone is on `at`) by the capturing steps
+/// `approach` and `withdrawal` (windows around `at`, [`capture_steps`]), in the order of
 /// [`Position::generate_moves`]: targets by point index (window bits run in point order), an
-/// approach before a withdrawal, each turn followed by its own continuations. The capturing
-/// steps are found at once from windows ([`capture_steps`]), so only they are visited.
-fn gen_chains(mv: &Move, at: usize, ahead: u32, free: u64, them: u64, out: &mut MoveList) {
-    let (approach, withdrawal) = capture_steps(at, ahead, free, them);
+/// approach before a withdrawal, each turn followed by its own continuations. Only the
+/// capturing steps are visited, and a stop's own steps are read before its capture is worked
+/// out (they do not depend on it): once for the two captures onto one stop, and a stop with
+/// none costs no call. The same code builds whole [`Move`]s and step-less [`Turn`]s, so both
+/// come in one order.
+fn gen_chains<T: Chain>(
+    mv: &T,
+    at: usize,
+    (approach, withdrawal): (u32, u32),
+    free: u64,
+    them: u64,
+    out: &mut SmallVec<[T; 128]>,
+) {
     for WindowStop { bit, edge, to: q, free } in window_stops(at, approach | withdrawal, free) {
-        let go_on = edge.may_go_on(free, them);
+        // A quick test first (a free point to go to, an enemy stone in reach), then the steps.
+        let steps = if edge.may_go_on(free, them) { capture_steps(q, 1 << bit, free, them) } else { (0, 0) };
+        let go_on = steps.0 | steps.1 != 0;
         let direction = Direction::from_index(edge.direction as usize);
         let to = Point::ALL[q];
         if approach & (1 << bit) != 0 {
@@ -100,7 +148,7 @@ fn gen_chains(mv: &Move, at: usize, ahead: u32, free: u64, them: u64, out: &mut 
             next.push(Step::new(direction, CaptureKind::Approach), to, Bitboard(run));
             out.push(next);
             if go_on {
-                gen_chains(&next, q, 1 << bit, free | run, them & !run, out);
+                gen_chains(&next, q, steps, free | run, them & !run, out);
             }
         }
         if withdrawal & (1 << bit) != 0 {
@@ -109,7 +157,7 @@ fn gen_chains(mv: &Move, at: usize, ahead: u32, free: u64, them: u64, out: &mut 
             next.push(Step::new(direction, CaptureKind::Withdrawal), to, Bitboard(run));
             out.push(next);
             if go_on {
-                gen_chains(&next, q, 1 << bit, free | run, them & !run, out);
+                gen_chains(&next, q, steps, free | run, them & !run, out);
             }
         }
     }
@@ -502,28 +550,44 @@ impl Position {
 
     /// Fills `out` (after clearing it) with every legal turn.
     pub fn generate_moves(&self, out: &mut MoveList) {
-        out.clear();
-        let (us, them) = (self.us(), self.them());
-        if us.is_empty() || them.is_empty() {
+        if self.generate_chains(out) || self.us().is_empty() || self.them().is_empty() {
             return;
         }
+        // No capture: every paika step.
         let empty = self.empty();
-        let origins = capture_origins(us, them, empty);
-        if origins.any() {
-            for from in origins {
-                gen_chains(&Move::start(from), from.index(), 0, empty.0, them.0, out);
-            }
-        } else {
-            for from in us {
-                for d in Direction::ALL {
-                    if let Some(to) = crate::tables::neighbor(from, d).filter(|&to| empty.contains(to)) {
-                        let mut m = Move::start(from);
-                        m.push(Step::new(d, CaptureKind::Paika), to, Bitboard::EMPTY);
-                        out.push(m);
-                    }
+        for from in self.us() {
+            for d in Direction::ALL {
+                if let Some(to) = crate::tables::neighbor(from, d).filter(|&to| empty.contains(to)) {
+                    let mut m = Move::start(from);
+                    m.push(Step::new(d, CaptureKind::Paika), to, Bitboard::EMPTY);
+                    out.push(m);
                 }
             }
         }
+    }
+
+    /// Fills `out` (after clearing it) with every capturing turn, without their steps, in the
+    /// order of [`Position::generate_moves`] (the same index names the same turn); `false`, and
+    /// `out` empty, when the side to move has no capture (or either side no stones).
+    pub fn generate_captures(&self, out: &mut TurnList) -> bool {
+        self.generate_chains(out)
+    }
+
+    /// Fills `out` (after clearing it) with every capture chain; `false` when there is none.
+    #[inline(always)]
+    fn generate_chains<T: Chain>(&self, out: &mut SmallVec<[T; 128]>) -> bool {
+        out.clear();
+        let (us, them) = (self.us(), self.them());
+        if us.is_empty() || them.is_empty() {
+            return false;
+        }
+        let empty = self.empty();
+        let origins = capture_origins(us, them, empty);
+        for from in origins {
+            let at = from.index();
+            gen_chains(&T::start(from), at, capture_steps(at, 0, empty.0, them.0), empty.0, them.0, out);
+        }
+        origins.any()
     }
 
     /// Every legal turn.
@@ -668,6 +732,24 @@ mod tests {
                 p.play_unchecked(&moves[(x % moves.len() as u64) as usize]);
             }
         }
+    }
+
+    #[test]
+    fn captures_are_the_moves_without_their_steps_in_the_same_order() {
+        let (mut turns, mut captures) = (TurnList::new(), 0);
+        random_walk(80, |p| {
+            let moves = p.legal_moves();
+            let any = p.generate_captures(&mut turns);
+            assert_eq!(any, p.has_capture(), "{p}");
+            if any {
+                let expected: Vec<Turn> = moves.iter().map(Move::turn).collect();
+                assert_eq!(turns.as_slice(), expected.as_slice(), "{p}");
+                captures += 1;
+            } else {
+                assert!(turns.is_empty(), "{p}");
+            }
+        });
+        assert!(captures > 5_000, "{captures}");
     }
 
     #[test]

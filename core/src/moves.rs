@@ -3,7 +3,7 @@
 use core::fmt;
 use core::hash::{Hash, Hasher};
 
-use crate::{Bitboard, Direction, Point, tables};
+use crate::{Bitboard, Direction, Point, Turn, tables};
 
 /// How a step captures.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -127,6 +127,12 @@ impl Move {
     #[inline]
     pub const fn is_paika(&self) -> bool {
         self.captured.is_empty()
+    }
+
+    /// The turn without its steps (what playing it needs).
+    #[inline]
+    pub const fn turn(&self) -> Turn {
+        Turn::new(self.from, self.to, self.captured)
     }
 
     /// The points the stone occupies, origin first: one more than the number of steps.

@@ -3,7 +3,7 @@
 use core::fmt;
 
 use crate::zobrist::{self, SIDE_KEY};
-use crate::{Bitboard, ByColor, Color, Move, Point};
+use crate::{Bitboard, ByColor, Color, Move, Point, Turn};
 
 /// Most stones a side can have.
 pub const MAX_STONES: u32 = 22;
@@ -173,6 +173,13 @@ impl Position {
     /// meaningless (but memory-safe) position.
     #[inline]
     pub fn play_unchecked(&mut self, m: &Move) {
+        self.play_turn(&m.turn());
+    }
+
+    /// Plays a turn given without its steps ([`Move::turn`], [`Position::generate_captures`]),
+    /// without checking that it is legal, as [`Position::play_unchecked`].
+    #[inline]
+    pub fn play_turn(&mut self, m: &Turn) {
         let us = self.turn;
         let them = us.other();
         let (from, to) = (m.from(), m.to());

@@ -36,7 +36,7 @@ fn main() {
         next.play_unchecked(&mv);
         let t = Instant::now();
         for _ in 0..n {
-            acc.push(&pos, &mv);
+            acc.push(&pos, &mv.turn());
             sink += i64::from(acc.values(&q, &next, Color::Black)[0]);
             acc.pop();
         }

@@ -6,7 +6,7 @@ mod material;
 pub use handcrafted::{Handcrafted, Weights};
 pub use material::Material;
 
-use fanorona_core::{Move, Position};
+use fanorona_core::{Position, Turn};
 
 /// Scores positions for the search: from the side to move's point of view, in hundredths of a
 /// stone (100 = one stone ahead).
@@ -23,8 +23,8 @@ pub trait Evaluator: Send {
     /// The search starts from `pos`.
     fn set_root(&mut self, _pos: &Position) {}
 
-    /// The search plays `mv` from `pos` (called before descending).
-    fn make(&mut self, _pos: &Position, _mv: &Move) {}
+    /// The search plays `turn` from `pos` (called before descending).
+    fn make(&mut self, _pos: &Position, _turn: &Turn) {}
 
     /// The search takes back the last move it made.
     fn unmake(&mut self) {}

@@ -185,7 +185,7 @@ fn same_scores_with_every_kernel(net: &Network, positions: &[Position]) {
         });
         for acc in &mut accs {
             match linked {
-                Some((p, m)) => acc.push(&p, &m),
+                Some((p, m)) => acc.push(&p, &m.turn()),
                 None => acc.reset(pos),
             }
         }

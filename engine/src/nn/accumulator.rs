@@ -7,7 +7,7 @@
 //! the row of each captured stone, in each perspective. The side to move's view is the one
 //! evaluated.
 
-use fanorona_core::{Color, Move, Position};
+use fanorona_core::{Color, Position, Turn};
 
 use super::{Network, feature_index};
 
@@ -78,7 +78,7 @@ impl Accumulator {
 
     /// Plays `mv`, legal in `pos`. When the top of the stack does not describe `pos` it is
     /// first recomputed from scratch.
-    pub fn push(&mut self, net: &Network, pos: &Position, mv: &Move) {
+    pub fn push(&mut self, net: &Network, pos: &Position, mv: &Turn) {
         if !self.matches(pos) {
             self.refresh(net, pos);
         }
@@ -90,7 +90,7 @@ impl Accumulator {
         }
         self.values.copy_within(self.ply * w2..next * w2, next * w2);
         let mut after = *pos;
-        after.play_unchecked(mv);
+        after.play_turn(mv);
         self.hashes[next] = after.hash();
         self.ply = next;
         let us = pos.turn();
@@ -161,7 +161,7 @@ mod tests {
                     break;
                 }
                 let mv = moves[rng.below(moves.len() as u64) as usize];
-                acc.push(&net, &pos, &mv);
+                acc.push(&net, &pos, &mv.turn());
                 history.push(pos);
                 pos.play_unchecked(&mv);
                 assert!(acc.matches(&pos));

@@ -98,7 +98,7 @@ fn walk(
     for mv in list.iter() {
         let mut next = *pos;
         if let Some(e) = ev.as_deref_mut() {
-            e.make(pos, mv);
+            e.make(pos, &mv.turn());
         }
         next.play_unchecked(mv);
         n += walk(&next, depth - 1, ev.as_deref_mut(), rest, sink);

@@ -3,7 +3,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use fanorona_core::{Move, Position};
+use fanorona_core::{Position, Turn};
 
 use super::{
     Accumulator, Encoding, LazyAccumulator, NetError, Network, QuantError, QuantisedNetwork, Scratch,
@@ -170,10 +170,10 @@ impl Evaluator for NetEvaluator {
     }
 
     #[inline]
-    fn make(&mut self, pos: &Position, mv: &Move) {
+    fn make(&mut self, pos: &Position, turn: &Turn) {
         match &mut self.inference {
-            Inference::Quantised { acc, .. } => acc.push(pos, mv),
-            Inference::Float { acc, .. } => acc.push(&self.net, pos, mv),
+            Inference::Quantised { acc, .. } => acc.push(pos, turn),
+            Inference::Float { acc, .. } => acc.push(&self.net, pos, turn),
         }
     }
 
@@ -218,7 +218,7 @@ mod tests {
                 continue;
             }
             let mv = moves[rng.below(moves.len() as u64) as usize];
-            ev.make(&pos, &mv);
+            ev.make(&pos, &mv.turn());
             pos.play_unchecked(&mv);
             let inc = ev.value(&pos);
             let scratch = net.evaluate(&pos);

@@ -6,7 +6,7 @@
 //! nearest ancestor already computed, applying the recorded changes forward. Nodes cut off
 //! before an evaluation cost nothing but the record.
 
-use fanorona_core::{Bitboard, Color, Move, Point, Position};
+use fanorona_core::{Bitboard, Color, Point, Position, Turn};
 
 use super::aligned::Aligned;
 use super::simd::RowDelta;
@@ -86,7 +86,7 @@ impl LazyAccumulator {
 
     /// Records `mv`, legal in `pos` (the position on top of the stack).
     #[inline]
-    pub fn push(&mut self, pos: &Position, mv: &Move) {
+    pub fn push(&mut self, pos: &Position, mv: &Turn) {
         let next = self.ply + 1;
         if next >= self.changes.len() {
             self.changes.resize(2 * next, Change::ROOT);
@@ -212,7 +212,7 @@ mod tests {
                     break;
                 }
                 let mv = moves[rng.below(moves.len() as u64) as usize];
-                acc.push(&pos, &mv);
+                acc.push(&pos, &mv.turn());
                 history.push(pos);
                 pos.play_unchecked(&mv);
                 // Evaluate only some positions: the others stay uncomputed.

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use fanorona_core::{DrawRules, Move, MoveList, Position};
+use fanorona_core::{DrawRules, Move, MoveList, Position, TurnList};
 use fanorona_tb::Tablebase;
 
 use super::mobility::has_paika_move;
@@ -71,11 +71,17 @@ pub struct Searcher {
     eval: Box<dyn Evaluator>,
     tt: Arc<TranspositionTable>,
     lists: Vec<MoveList>,
+    /// The quiescence search's turns, without their steps (what playing them needs).
+    turns: Vec<TurnList>,
     order: Vec<Vec<i32>>,
     killers: Vec<[Option<Move>; 2]>,
     history: Box<[[i32; 45]; 45]>,
-    pv: Vec<Vec<Move>>,
+    /// The principal variation below each ply, as indices into the generated turns of the
+    /// positions along it (a [`Move`] is rebuilt from its index only for the answer).
+    pv: Vec<Vec<u32>>,
     pv_len: Vec<usize>,
+    /// The position searched.
+    root: Position,
     /// Hashes of the positions on the path: the game history, then the search path.
     path: Vec<u64>,
     rules: DrawRules,
@@ -145,11 +151,13 @@ impl Searcher {
             eval,
             tt,
             lists: (0..=MAX_PLY).map(|_| MoveList::new()).collect(),
+            turns: (0..=MAX_PLY).map(|_| TurnList::new()).collect(),
             order: (0..=MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: Box::new([[0; 45]; 45]),
             pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             pv_len: vec![0; MAX_PLY + 1],
+            root: Position::start(),
             path: Vec::with_capacity(1024),
             rules: DrawRules::default(),
             root_ply: 0,
@@ -356,6 +364,7 @@ impl Searcher {
         self.deadline = None;
         self.rules = root.rules;
         self.root_ply = root.ply;
+        self.root = root.position;
         self.path.clear();
         self.path.extend_from_slice(&root.history);
         self.path.push(root.position.hash());
@@ -373,7 +382,14 @@ impl Searcher {
 
     /// The principal variation of the last iteration, when it starts with `best`.
     fn pv_from(&self, best: Move) -> Vec<Move> {
-        let pv: Vec<Move> = self.pv[0][..self.pv_len[0]].to_vec();
+        let mut pv = Vec::with_capacity(self.pv_len[0]);
+        let (mut pos, mut moves) = (self.root, MoveList::new());
+        for &i in &self.pv[0][..self.pv_len[0]] {
+            pos.generate_moves(&mut moves);
+            let Some(mv) = moves.get(i as usize) else { break };
+            pv.push(*mv);
+            pos.play_unchecked(mv);
+        }
         if pv.first() == Some(&best) { pv } else { vec![best] }
     }
 
@@ -428,7 +444,8 @@ impl Searcher {
             if best.is_none() || score > alpha {
                 alpha = alpha.max(score);
                 best = Some((score, i));
-                self.update_pv(0, mv);
+                let index = self.index_in_generated(pos, &mv).unwrap_or(0);
+                self.update_pv(0, index);
             }
         }
         let (score, index) = best?;
@@ -446,12 +463,13 @@ impl Searcher {
         list.iter().position(|m| m == mv)
     }
 
-    fn update_pv(&mut self, ply: usize, mv: Move) {
+    /// The line at `ply`: the turn of index `index` in its generated turns, then the child's.
+    fn update_pv(&mut self, ply: usize, index: usize) {
         let (head, tail) = self.pv.split_at_mut(ply + 1);
         let child_len = if ply < MAX_PLY { self.pv_len[ply + 1] } else { 0 };
         let line = &mut head[ply];
         line.clear();
-        line.push(mv);
+        line.push(index as u32);
         if let Some(child) = tail.first() {
             line.extend_from_slice(&child[..child_len.min(child.len())]);
         }
@@ -476,7 +494,7 @@ impl Searcher {
         let mut next = *pos;
         next.play_unchecked(mv);
         self.nodes += 1;
-        self.eval.make(pos, mv);
+        self.eval.make(pos, &mv.turn());
         self.path.push(next.hash());
         let quiet = if mv.is_paika() { quiet + 1 } else { 0 };
         let score = if full {
@@ -672,7 +690,7 @@ impl Searcher {
                 if score > alpha {
                     alpha = score;
                     if pv_node {
-                        self.update_pv(ply, mv);
+                        self.update_pv(ply, i);
                     }
                     if alpha >= beta {
                         self.reward(&mv, ply, depth);
@@ -687,7 +705,7 @@ impl Searcher {
 
     /// Past the nominal depth: captures are compulsory, so a side that can capture must; those
     /// forced exchanges are searched (up to [`Searcher::set_quiescence`] turns) before evaluating.
-    fn quiescence(&mut self, pos: &Position, ply: usize, mut alpha: i32, beta: i32, qply: usize) -> i32 {
+    fn quiescence(&mut self, pos: &Position, ply: usize, alpha: i32, beta: i32, qply: usize) -> i32 {
         self.pv_len[ply] = 0;
         if pos.us().is_empty() {
             return loss_in(ply as u32);
@@ -699,31 +717,39 @@ impl Searcher {
         {
             return score;
         }
-        if !pos.has_capture() {
+        let deeper = qply < self.settings.quiescence && ply < MAX_PLY - 1;
+        // The captures are generated only where they are searched.
+        let captures = if deeper { pos.generate_captures(&mut self.turns[ply]) } else { pos.has_capture() };
+        if !captures {
             if !has_paika_move(pos) {
                 return loss_in(ply as u32);
             }
             return self.evaluate(pos);
         }
-        if qply >= self.settings.quiescence || ply >= MAX_PLY - 1 {
+        if !deeper {
             return self.evaluate(pos);
         }
-        pos.generate_moves(&mut self.lists[ply]);
-        let count = self.lists[ply].len();
+        self.search_captures(pos, ply, alpha, beta, qply)
+    }
+
+    /// Searches the captures of `self.turns[ply]`, most stones first (the first generated on
+    /// ties): the best score.
+    fn search_captures(&mut self, pos: &Position, ply: usize, mut alpha: i32, beta: i32, qply: usize) -> i32 {
+        let count = self.turns[ply].len();
         let mut order = std::mem::take(&mut self.order[ply]);
         order.clear();
-        order.extend(self.lists[ply].iter().map(|m| m.captured().count() as i32));
+        order.extend(self.turns[ply].iter().map(|t| t.captured().count() as i32));
         let mut best = -INFINITY;
         for _ in 0..count {
             let i = pick(&mut order);
-            let mv = self.lists[ply][i];
+            let turn = self.turns[ply][i];
             let mut next = *pos;
-            next.play_unchecked(&mv);
+            next.play_turn(&turn);
             self.nodes += 1;
             if self.out_of_budget() {
                 break;
             }
-            self.eval.make(pos, &mv);
+            self.eval.make(pos, &turn);
             let score = -self.quiescence(&next, ply + 1, -beta, -alpha, qply + 1);
             self.eval.unmake();
             if self.stopped {
@@ -733,7 +759,7 @@ impl Searcher {
                 best = score;
                 if score > alpha {
                     alpha = score;
-                    self.update_pv(ply, mv);
+                    self.update_pv(ply, i);
                     if alpha >= beta {
                         break;
                     }
