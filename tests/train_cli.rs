@@ -32,7 +32,8 @@ fn train_resume_and_play_with_the_network() {
     // The default warm-up (200 steps) is longer than this run: said, not silently kept.
     assert!(String::from_utf8_lossy(&o.stderr).contains("warning: warmup_steps 200"), "{o:?}");
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert_eq!(v["arch"], "stones:90-16-8-1");
+    // The default encoding: stone and threat planes.
+    assert_eq!(v["arch"], "threats:180-16-8-1");
     assert_eq!(v["epochs"].as_array().unwrap().len(), 2);
     assert!(v["baseline"]["val_loss"].as_f64().unwrap() > 0.0);
     let config = std::fs::read_to_string(out.join("config.toml")).unwrap();

@@ -127,7 +127,7 @@ fn a_trained_network_in_integers_stays_close_to_its_floats() {
     let mut q = NetEvaluator::new(Arc::clone(&net), "q").unwrap();
     let (mut max, mut sum) = (0i32, 0i64);
     for pos in &positions {
-        let d = (value_to_score(net.forward(&encode(pos))) - q.evaluate(pos)).abs();
+        let d = (value_to_score(net.forward(&encode_as(net.arch().encoding, pos))) - q.evaluate(pos)).abs();
         max = max.max(d);
         sum += i64::from(d);
     }

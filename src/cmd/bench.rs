@@ -26,7 +26,7 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     /// The network of the network-search figure (default: the trained network embedded in the
-    /// binary, the default loop's generation 3, `stones:90-256-1`).
+    /// binary, the default loop's generation 3, `threats:180-256-1`).
     #[arg(long, value_name = "FILE")]
     net: Option<std::path::PathBuf>,
     /// Skip the handcrafted and network search figures.

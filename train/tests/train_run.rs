@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use fanorona_core::Position;
 use fanorona_engine::eval::Evaluator;
-use fanorona_engine::nn::{INPUTS, NetEvaluator, Network, encode};
+use fanorona_engine::nn::{NetEvaluator, Network, encode_as};
 use fanorona_engine::rng::Rng;
 use fanorona_train::burn::prelude::*;
 use fanorona_train::{Progress, TrainConfig, TrainError, load_checkpoint, write_synthetic_games};
@@ -91,8 +91,9 @@ fn exported_network_matches_burn_and_loads_in_the_engine() {
     let arch = small_config(2).architecture().unwrap();
     let model = load_checkpoint(&out.join("best.bpk"), &arch, &device).unwrap();
     let positions = random_positions(1000, 9);
-    let xs: Vec<f32> = positions.iter().flat_map(encode).collect();
-    let x = Tensor::<2>::from_data(TensorData::new(xs, [positions.len(), INPUTS]), &device);
+    // The default encoding's inputs (threat planes: 180).
+    let xs: Vec<f32> = positions.iter().flat_map(|p| encode_as(arch.encoding, p)).collect();
+    let x = Tensor::<2>::from_data(TensorData::new(xs, [positions.len(), arch.encoding.inputs()]), &device);
     let burn_values: Vec<f32> = model.forward(x).into_data().try_to_vec().unwrap();
     let mut worst = 0.0f32;
     let mut ev = NetEvaluator::load(&report.best_net).unwrap();
@@ -178,7 +179,7 @@ fn warm_start_and_clear_errors() {
     let e = fanorona_train::train(&config, &files, &dir.path().join("wrong"), Some(&init_path), &mut quiet)
         .unwrap_err()
         .to_string();
-    assert!(e.contains("init.fnet") && e.contains("stones:90-16-1"), "{e}");
+    assert!(e.contains("init.fnet") && e.contains("threats:180-16-1"), "{e}");
 
     // A corrupt record file names itself.
     let bad = dir.path().join("bad.bin");

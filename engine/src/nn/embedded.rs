@@ -2,11 +2,11 @@
 
 use super::{FormatError, Network};
 
-/// The generation-3 network of the default loop (seed 1), `stones:90-256-1` with clipped ReLU.
+/// The generation-3 network of the default loop (seed 1), `threats:180-256-1` with clipped ReLU.
 const BENCH_NET: &[u8] = include_bytes!("../../nets/bench.fnet");
 
 /// What the embedded network is.
-pub const BENCH_NET_DESCRIPTION: &str = "the default loop's generation-3 network (seed 1), stones:90-256-1";
+pub const BENCH_NET_DESCRIPTION: &str = "the default loop's generation-3 network (seed 1), threats:180-256-1";
 
 /// The embedded network: speed figures measured with it resemble a real search's, unlike a
 /// random network's.
@@ -24,7 +24,7 @@ mod tests {
     #[test]
     fn the_embedded_network_reads_and_runs_in_integers() {
         let net = bench_network().unwrap();
-        assert_eq!(net.arch().to_string(), "stones:90-256-1");
+        assert_eq!(net.arch().to_string(), "threats:180-256-1");
         assert!(super::super::QuantisedNetwork::new(&net).is_ok());
     }
 }
