@@ -51,7 +51,8 @@ pub struct Args {
     /// Output buckets by stone count, 1 to 8 (model.buckets).
     #[arg(long)]
     buckets: Option<usize>,
-    /// Input encoding: stones (90 inputs) or threats (stones and capture threats, 180 inputs)
+    /// Input encoding: threats (stones and capture threats, 180 inputs; the default) or stones
+    /// (90 inputs)
     /// (model.encoding).
     #[arg(long)]
     encoding: Option<String>,
