@@ -63,14 +63,12 @@ impl ThreadsFigure {
 
     /// Nodes per second on many threads over one.
     fn ratio(&self) -> f64 {
-        let one = self.one.nodes_per_second();
-        if one > 0.0 { self.many.nodes_per_second() / one } else { 0.0 }
+        ratio(self.many.nodes_per_second(), self.one.nodes_per_second())
     }
 
     /// Time to the bench depth on one thread over many.
     fn time_ratio(&self) -> f64 {
-        let many = self.many.elapsed.as_secs_f64();
-        if many > 0.0 { self.one.elapsed.as_secs_f64() / many } else { 0.0 }
+        ratio(self.one.elapsed.as_secs_f64(), self.many.elapsed.as_secs_f64())
     }
 
     fn json(&self) -> serde_json::Value {
@@ -119,6 +117,7 @@ impl EvalSearch {
     }
 }
 
+/// `a / b`, or 0 when `b` is not positive (a bench too short to time).
 fn ratio(a: f64, b: f64) -> f64 {
     if b > 0.0 { a / b } else { 0.0 }
 }
