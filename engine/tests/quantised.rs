@@ -195,10 +195,7 @@ fn same_scores_with_every_kernel(net: &Network, positions: &[Position]) {
             .zip(&mut scratch)
             .map(|((q, acc), s)| {
                 let values = acc.values(q, pos, pos.turn()).to_vec();
-                match net.arch().encoding {
-                    Encoding::StonePlanes => q.score(&values, q.bucket(pos), s),
-                    Encoding::ThreatPlanes => q.score_threats(&values, pos, s),
-                }
+                q.score_position(&values, pos, s)
             })
             .collect();
         assert!(scores.iter().all(|&s| s == scores[0]), "{kernels:?}: {scores:?} at {pos}");

@@ -100,10 +100,7 @@ impl NetEvaluator {
         match &mut self.inference {
             Inference::Quantised { q, acc, scratch } => {
                 let values = acc.values(q, pos, pos.turn());
-                match q.encoding() {
-                    Encoding::StonePlanes => q.score(values, q.bucket(pos), scratch),
-                    Encoding::ThreatPlanes => q.score_threats(values, pos, scratch),
-                }
+                q.score_position(values, pos, scratch)
             }
             Inference::Float { .. } => value_to_score(self.value(pos)),
         }

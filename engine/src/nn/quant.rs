@@ -284,6 +284,17 @@ impl QuantisedNetwork {
         )
     }
 
+    /// The score of `pos` by this network's encoding: [`QuantisedNetwork::score`] through its
+    /// bucket for stone planes, [`QuantisedNetwork::score_threats`] for threat planes. `acc`
+    /// is its stone-plane accumulator from the side to move's view.
+    #[inline]
+    pub fn score_position(&self, acc: &[i16], pos: &fanorona_core::Position, s: &mut Scratch) -> i32 {
+        match self.encoding {
+            Encoding::StonePlanes => self.score(acc, self.bucket(pos), s),
+            Encoding::ThreatPlanes => self.score_threats(acc, pos, s),
+        }
+    }
+
     /// The score of `pos` (threat planes): `acc` is its stone-plane accumulator from the side
     /// to move's view; the rows of its threat inputs ([`super::threat_features`]) are added to
     /// a copy of it, then the rest of the network runs as in [`QuantisedNetwork::score`].
