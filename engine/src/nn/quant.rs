@@ -15,12 +15,12 @@
 //! Shapes are padded with zeros to the SIMD widths of [`super::simd`].
 
 use super::aligned::Aligned;
-use super::simd::{self, IN_ALIGN, Kernel, OUT_ALIGN, ROW_ALIGN, RowDelta};
+use super::simd::{self, ExtraRows, IN_ALIGN, Kernel, OUT_ALIGN, ROW_ALIGN, RowDelta};
 use super::{Activation, Encoding, MAX_THREATS, Network, SCORE_SCALE};
 use fanorona_core::Point;
 
 /// First-layer scale: the accumulator holds 508 times the pre-activation; its activation is
-/// `(acc + 2) >> 2` clamped to 0..=127 ([`simd::ft_activate`]).
+/// `(acc + 2) >> 2` clamped to 0..=127 ([`simd::ft_activate`], [`simd::ft_dot`]).
 pub const FT_SCALE: f32 = 508.0;
 /// Hidden-layer weight scale.
 pub const HIDDEN_SCALE: f32 = 64.0;
@@ -146,10 +146,6 @@ pub struct Scratch {
     b: Aligned<u8>,
     sums: Vec<i32>,
     groups: Vec<u16>,
-    /// The accumulator with the threat rows added (threat planes only).
-    threat_acc: Aligned<i16>,
-    /// The threat inputs of the position evaluated.
-    threats: [u16; MAX_THREATS],
 }
 
 fn padded(n: usize, align: usize) -> usize {
@@ -250,8 +246,6 @@ impl QuantisedNetwork {
             b: Aligned::filled(widest, 0),
             sums: vec![0; widest],
             groups: vec![0; widest / IN_ALIGN + 1],
-            threat_acc: Aligned::filled(self.width, 0),
-            threats: [0; MAX_THREATS],
         }
     }
 
@@ -277,11 +271,7 @@ impl QuantisedNetwork {
     /// a network without buckets, and a bucket beyond the last is the last). Allocates nothing.
     #[inline]
     pub fn score(&self, acc: &[i16], bucket: usize, s: &mut Scratch) -> i32 {
-        simd::dispatch(
-            self.kernel,
-            #[inline(always)]
-            || self.score_body(acc, bucket, s),
-        )
+        self.score_with(acc, ExtraRows::NONE, bucket, s)
     }
 
     /// The score of `pos` by this network's encoding: [`QuantisedNetwork::score`] through its
@@ -297,35 +287,28 @@ impl QuantisedNetwork {
 
     /// The score of `pos` (threat planes): `acc` is its stone-plane accumulator from the side
     /// to move's view; the rows of its threat inputs ([`super::threat_features`]) are added to
-    /// a copy of it, then the rest of the network runs as in [`QuantisedNetwork::score`].
-    /// Allocates nothing.
+    /// it as it is activated, then the rest of the network runs as in
+    /// [`QuantisedNetwork::score`]. Allocates nothing.
     #[inline]
     pub fn score_threats(&self, acc: &[i16], pos: &fanorona_core::Position, s: &mut Scratch) -> i32 {
-        let n = super::threat_features(pos, &mut s.threats);
-        let bucket = self.bucket(pos);
-        simd::dispatch(
-            self.kernel,
-            #[inline(always)]
-            || {
-                let width = self.width.min(acc.len());
-                let mut summed = core::mem::take(&mut s.threat_acc);
-                summed[..width].copy_from_slice(&acc[..width]);
-                for &i in &s.threats[..n] {
-                    for (a, &w) in summed[..width].iter_mut().zip(self.ft_row(usize::from(i))) {
-                        *a = a.wrapping_add(w);
-                    }
-                }
-                let score = self.score_body(&summed[..width], bucket, s);
-                s.threat_acc = summed;
-                score
-            },
-        )
+        let mut threats = [0u16; MAX_THREATS];
+        let n = super::threat_features(pos, &mut threats);
+        let extra = ExtraRows { weights: &self.ft_weights, rows: &threats[..n] };
+        self.score_with(acc, extra, self.bucket(pos), s)
     }
 
-    #[inline(always)]
-    fn score_body(&self, acc: &[i16], bucket: usize, s: &mut Scratch) -> i32 {
-        let mut width = self.width.min(acc.len());
-        simd::ft_activate(self.kernel, &acc[..width], &mut s.a[..width]);
+    /// The score of the accumulator `acc` with the `extra` first-layer rows added.
+    #[inline]
+    fn score_with(&self, acc: &[i16], extra: ExtraRows<'_>, bucket: usize, s: &mut Scratch) -> i32 {
+        let bucket = bucket.min(self.buckets - 1);
+        let n = self.out_width;
+        let out_weights = &self.out_weights[bucket * n..(bucket + 1) * n];
+        let acc = &acc[..self.width.min(acc.len())];
+        if self.hidden.is_empty() {
+            return output_score(self.out_bias[bucket] + simd::ft_dot(self.kernel, acc, extra, out_weights));
+        }
+        let mut width = acc.len();
+        simd::ft_activate(self.kernel, acc, extra, &mut s.a[..width]);
         let (mut cur, mut next) = (&mut s.a, &mut s.b);
         for layer in &self.hidden {
             width = width.min(layer.inputs);
@@ -338,12 +321,15 @@ impl QuantisedNetwork {
             width = layer.outputs;
             core::mem::swap(&mut cur, &mut next);
         }
-        let bucket = bucket.min(self.buckets - 1);
-        let n = self.out_width;
-        let weights = &self.out_weights[bucket * n..(bucket + 1) * n];
-        let sum: i32 = self.out_bias[bucket]
-            + cur[..width].iter().zip(weights).map(|(&a, &w)| i32::from(a) * i32::from(w)).sum::<i32>();
-        output_score(sum)
+        simd::dispatch(
+            self.kernel,
+            #[inline(always)]
+            || {
+                let sum: i32 =
+                    cur[..width].iter().zip(out_weights).map(|(&a, &w)| i32::from(a) * i32::from(w)).sum();
+                output_score(self.out_bias[bucket] + sum)
+            },
+        )
     }
 }
 

@@ -195,27 +195,114 @@ fn affine_portable(input: &[u8], groups: &[u16], weights: &[i8], bias: &[i32], o
     }
 }
 
-/// The first layer's clipped ReLU: `out[i] = clamp(saturating(acc[i] + 2) >> 2, 0, 127)` (the
-/// accumulator holds 508 times the pre-activation, the output 127 times the activation). The
-/// SIMD versions are this same code compiled for the wider registers.
-#[inline]
-pub fn ft_activate(kernel: Kernel, acc: &[i16], out: &mut [u8]) {
-    match kernel {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: AVX2 is present (Kernel::detect); the function only reads and writes slices.
-        Kernel::Avx2 => unsafe { x86::ft_activate_avx2(acc, out) },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: AVX-512 BW is present (Kernel::detect).
-        Kernel::Avx512 => unsafe { x86::ft_activate_avx512(acc, out) },
-        _ => ft_activate_portable(acc, out),
+/// First-layer rows added to an accumulator just before its activation, without being kept in
+/// it (the threat inputs of [`super::Encoding::ThreatPlanes`]): rows `rows` of `weights`, each
+/// as wide as the accumulator.
+#[derive(Clone, Copy, Debug)]
+pub struct ExtraRows<'a> {
+    /// The first layer's weights, row-major.
+    pub weights: &'a [i16],
+    /// The rows added.
+    pub rows: &'a [u16],
+}
+
+impl ExtraRows<'static> {
+    /// No rows.
+    pub const NONE: ExtraRows<'static> = ExtraRows { weights: &[], rows: &[] };
+}
+
+impl ExtraRows<'_> {
+    /// Whether every row lies within `weights` for rows of `width` values.
+    fn fit(&self, width: usize) -> bool {
+        self.rows.iter().all(|&r| (usize::from(r) + 1) * width <= self.weights.len())
     }
 }
 
+/// The first layer's clipped ReLU of one accumulator value: `clamp(saturating(x + 2) >> 2, 0,
+/// 127)` (the accumulator holds 508 times the pre-activation, the output 127 times the
+/// activation).
 #[inline(always)]
-fn ft_activate_portable(acc: &[i16], out: &mut [u8]) {
-    for (y, &x) in out.iter_mut().zip(acc) {
-        *y = (x.saturating_add(2) >> 2).clamp(0, 127) as u8;
+fn activation(x: i16) -> u8 {
+    (x.saturating_add(2) >> 2).clamp(0, 127) as u8
+}
+
+/// The first layer's clipped ReLU of `acc` plus the `extra` rows (added wrapping, as the
+/// accumulator is): `out[i] = activation(acc[i] + sum of extra rows[i])`. A caller bug (lengths
+/// that differ, a row beyond the weights) leaves `out` all zero.
+#[inline]
+pub fn ft_activate(kernel: Kernel, acc: &[i16], extra: ExtraRows<'_>, out: &mut [u8]) {
+    let width = acc.len();
+    if out.len() != width || !extra.fit(width) {
+        out.iter_mut().for_each(|o| *o = 0);
+        return;
     }
+    match kernel {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: AVX2 is present (Kernel::detect); lengths and rows checked above.
+        Kernel::Avx2 if width.is_multiple_of(32) => unsafe { x86::ft_activate_avx2(acc, extra, out) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: AVX-512 BW is present (Kernel::detect); lengths and rows checked above.
+        Kernel::Avx512 if width.is_multiple_of(64) => unsafe { x86::ft_activate_avx512(acc, extra, out) },
+        _ => ft_activate_portable(acc, extra, out),
+    }
+}
+
+/// The summed accumulator, 32 values at a time, handed to `f` with the chunk's offset.
+#[inline(always)]
+fn summed_chunks(acc: &[i16], extra: ExtraRows<'_>, mut f: impl FnMut(usize, &[i16])) {
+    const CHUNK: usize = 32;
+    let width = acc.len();
+    for (c, chunk) in acc.chunks(CHUNK).enumerate() {
+        let at = c * CHUNK;
+        let mut v = [0i16; CHUNK];
+        let v = &mut v[..chunk.len()];
+        v.copy_from_slice(chunk);
+        for &r in extra.rows {
+            let row = &extra.weights[usize::from(r) * width + at..][..v.len()];
+            for (x, &w) in v.iter_mut().zip(row) {
+                *x = x.wrapping_add(w);
+            }
+        }
+        f(at, v);
+    }
+}
+
+fn ft_activate_portable(acc: &[i16], extra: ExtraRows<'_>, out: &mut [u8]) {
+    summed_chunks(acc, extra, |at, v| {
+        for (y, &x) in out[at..at + v.len()].iter_mut().zip(v) {
+            *y = activation(x);
+        }
+    });
+}
+
+/// The output of a network with no hidden layer after the first, without its bias: `sum of
+/// activation(acc[i] + extra rows[i]) * weights[i]` (exact in i32: at most 127 x 32767 per
+/// input). The activations are never stored. A caller bug (lengths that differ, a row beyond
+/// the weights) gives 0.
+#[inline]
+pub fn ft_dot(kernel: Kernel, acc: &[i16], extra: ExtraRows<'_>, weights: &[i16]) -> i32 {
+    let width = acc.len();
+    if weights.len() != width || !extra.fit(width) {
+        return 0;
+    }
+    match kernel {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: AVX2 is present (Kernel::detect); lengths and rows checked above.
+        Kernel::Avx2 if width.is_multiple_of(16) => unsafe { x86::ft_dot_avx2(acc, extra, weights) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: AVX-512 BW is present (Kernel::detect); lengths and rows checked above.
+        Kernel::Avx512 if width.is_multiple_of(32) => unsafe { x86::ft_dot_avx512(acc, extra, weights) },
+        _ => ft_dot_portable(acc, extra, weights),
+    }
+}
+
+fn ft_dot_portable(acc: &[i16], extra: ExtraRows<'_>, weights: &[i16]) -> i32 {
+    let mut sum = 0i32;
+    summed_chunks(acc, extra, |at, v| {
+        sum +=
+            v.iter().zip(&weights[at..]).map(|(&x, &w)| i32::from(activation(x)) * i32::from(w)).sum::<i32>();
+    });
+    sum
 }
 
 /// Writes into `groups` the indices, ascending, of the groups of four inputs that are not all
@@ -349,19 +436,149 @@ mod x86 {
         _mm512_loadu_si512, _mm512_storeu_si512, _mm512_add_epi16, _mm512_sub_epi16
     );
 
-    /// # Safety
-    /// The CPU has AVX2.
-    #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn ft_activate_avx2(acc: &[i16], out: &mut [u8]) {
-        super::ft_activate_portable(acc, out);
+    /// The first-layer kernels for one instruction set, `$lanes` i16 values a register of type
+    /// `$reg`: each register of the accumulator is loaded once, the extra rows are added to it,
+    /// and it is activated in registers (never stored as i16).
+    macro_rules! first_layer_kernels {
+        ($features:literal, $reg:ty, $lanes:literal, $dot:ident, $act:ident, $pack:ident, $reduce:ident,
+         $load:ident, $store:ident, $add:ident, $adds:ident, $srai:ident, $max:ident, $min:ident,
+         $madd:ident, $add32:ident, $set1:ident, $zero:ident) => {
+            /// The activated register of the accumulator at `c`, the extra rows added.
+            ///
+            /// # Safety
+            /// The CPU has the features; `c + LANES <= acc.len()`, and every extra row fits.
+            #[target_feature(enable = $features)]
+            #[inline]
+            unsafe fn activated(acc: &[i16], extra: ExtraRows<'_>, c: usize) -> $reg {
+                let width = acc.len();
+                // SAFETY: the caller's bounds.
+                unsafe {
+                    let mut v = $load(acc.as_ptr().add(c).cast());
+                    for &r in extra.rows {
+                        v = $add(v, $load(extra.weights.as_ptr().add(usize::from(r) * width + c).cast()));
+                    }
+                    $min($max($srai::<2>($adds(v, $set1(2))), $zero()), $set1(127))
+                }
+            }
+
+            /// # Safety
+            /// The CPU has the features; `weights.len() == acc.len()`, a multiple of the lanes;
+            /// every extra row fits.
+            #[target_feature(enable = $features)]
+            pub(crate) unsafe fn $dot(acc: &[i16], extra: ExtraRows<'_>, weights: &[i16]) -> i32 {
+                let mut sums = [$zero(); 2];
+                for (k, c) in (0..acc.len()).step_by($lanes).enumerate() {
+                    // SAFETY: c + LANES <= acc.len() = weights.len(); the rows fit.
+                    unsafe {
+                        let a = activated(acc, extra, c);
+                        let w = $load(weights.as_ptr().add(c).cast());
+                        sums[k % 2] = $add32(sums[k % 2], $madd(a, w));
+                    }
+                }
+                $reduce($add32(sums[0], sums[1]))
+            }
+
+            /// # Safety
+            /// The CPU has the features; `out.len() == acc.len()`, a multiple of twice the
+            /// lanes; every extra row fits.
+            #[target_feature(enable = $features)]
+            pub(crate) unsafe fn $act(acc: &[i16], extra: ExtraRows<'_>, out: &mut [u8]) {
+                for c in (0..acc.len()).step_by(2 * $lanes) {
+                    // SAFETY: c + 2 * LANES <= acc.len() = out.len(); the rows fit.
+                    unsafe {
+                        let (a, b) = (activated(acc, extra, c), activated(acc, extra, c + $lanes));
+                        $store(out.as_mut_ptr().add(c).cast(), $pack(a, b));
+                    }
+                }
+            }
+        };
     }
 
-    /// # Safety
-    /// The CPU has AVX-512 F and BW.
-    #[target_feature(enable = "avx512f,avx512bw")]
-    pub(super) unsafe fn ft_activate_avx512(acc: &[i16], out: &mut [u8]) {
-        super::ft_activate_portable(acc, out);
+    /// The bytes of `a` then of `b` (each value in 0..=127).
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn pack_avx2(a: __m256i, b: __m256i) -> __m256i {
+        // packus interleaves the 128-bit lanes: a0 b0 a1 b1; put them back in order.
+        _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi16(a, b))
     }
+
+    /// The bytes of `a` then of `b` (each value in 0..=127).
+    #[target_feature(enable = "avx512f,avx512bw")]
+    #[inline]
+    fn pack_avx512(a: __m512i, b: __m512i) -> __m512i {
+        // packus interleaves the 128-bit lanes: a0 b0 a1 b1 a2 b2 a3 b3; put them back in order.
+        _mm512_permutexvar_epi64(_mm512_set_epi64(7, 5, 3, 1, 6, 4, 2, 0), _mm512_packus_epi16(a, b))
+    }
+
+    /// The sum of the eight i32 lanes.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn reduce_avx2(v: __m256i) -> i32 {
+        let x = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+        let x = _mm_add_epi32(x, _mm_shuffle_epi32::<0b01_00_11_10>(x));
+        let x = _mm_add_epi32(x, _mm_shuffle_epi32::<0b10_11_00_01>(x));
+        _mm_cvtsi128_si32(x)
+    }
+
+    /// The sum of the sixteen i32 lanes.
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    fn reduce_avx512(v: __m512i) -> i32 {
+        _mm512_reduce_add_epi32(v)
+    }
+
+    mod avx2 {
+        use super::super::ExtraRows;
+        use super::*;
+        first_layer_kernels!(
+            "avx2",
+            __m256i,
+            16,
+            ft_dot_avx2,
+            ft_activate_avx2,
+            pack_avx2,
+            reduce_avx2,
+            _mm256_loadu_si256,
+            _mm256_storeu_si256,
+            _mm256_add_epi16,
+            _mm256_adds_epi16,
+            _mm256_srai_epi16,
+            _mm256_max_epi16,
+            _mm256_min_epi16,
+            _mm256_madd_epi16,
+            _mm256_add_epi32,
+            _mm256_set1_epi16,
+            _mm256_setzero_si256
+        );
+    }
+
+    mod avx512 {
+        use super::super::ExtraRows;
+        use super::*;
+        first_layer_kernels!(
+            "avx512f,avx512bw",
+            __m512i,
+            32,
+            ft_dot_avx512,
+            ft_activate_avx512,
+            pack_avx512,
+            reduce_avx512,
+            _mm512_loadu_si512,
+            _mm512_storeu_si512,
+            _mm512_add_epi16,
+            _mm512_adds_epi16,
+            _mm512_srai_epi16,
+            _mm512_max_epi16,
+            _mm512_min_epi16,
+            _mm512_madd_epi16,
+            _mm512_add_epi32,
+            _mm512_set1_epi16,
+            _mm512_setzero_si512
+        );
+    }
+
+    pub(super) use avx2::{ft_activate_avx2, ft_dot_avx2};
+    pub(super) use avx512::{ft_activate_avx512, ft_dot_avx512};
 
     /// # Safety
     /// The CPU has AVX-512 F; `chunk` holds 256 bytes.
@@ -588,12 +805,67 @@ mod tests {
         let mut acc = random_i16(&mut rng, 512, 32_767);
         acc[..8].copy_from_slice(&[i16::MAX, i16::MIN, 0, 1, 2, 506, 507, -3]);
         let mut expected = vec![0u8; 512];
-        ft_activate_portable(&acc, &mut expected);
+        ft_activate_portable(&acc, ExtraRows::NONE, &mut expected);
         assert_eq!(&expected[..8], &[127, 0, 0, 0, 1, 127, 127, 0]);
         for k in Kernel::available() {
             let mut out = vec![0u8; 512];
-            ft_activate(k, &acc, &mut out);
+            ft_activate(k, &acc, ExtraRows::NONE, &mut out);
             assert_eq!(out, expected, "{k:?}");
+        }
+    }
+
+    /// Accumulators and rows whose sums wrap, saturate at the activation's +2 and land on
+    /// either side of its clamps.
+    fn first_layer_case(rng: &mut Rng, width: usize) -> (Vec<i16>, Vec<i16>, Vec<u16>, Vec<i16>) {
+        let acc = random_i16(rng, width, 32_767);
+        let weights = random_i16(rng, 180 * width, 600);
+        let rows = vec![179, 3, 90, 3, 0];
+        let out = random_i16(rng, width, 32_767);
+        (acc, weights, rows, out)
+    }
+
+    #[test]
+    fn extra_rows_are_added_before_the_activation_by_every_kernel() {
+        let mut rng = Rng::new(11);
+        for width in [32, 64, 256, 512] {
+            let (acc, weights, rows, _) = first_layer_case(&mut rng, width);
+            let extra = ExtraRows { weights: &weights, rows: &rows };
+            // The definition: sum (wrapping), then activate.
+            let summed: Vec<i16> = (0..width)
+                .map(|i| {
+                    rows.iter().fold(acc[i], |x, &r| x.wrapping_add(weights[usize::from(r) * width + i]))
+                })
+                .collect();
+            let mut expected = vec![0u8; width];
+            ft_activate_portable(&summed, ExtraRows::NONE, &mut expected);
+            for k in Kernel::available() {
+                let mut out = vec![0u8; width];
+                ft_activate(k, &acc, extra, &mut out);
+                assert_eq!(out, expected, "{k:?} width {width}");
+            }
+        }
+    }
+
+    #[test]
+    fn every_kernel_computes_the_same_output_dot() {
+        let mut rng = Rng::new(13);
+        for width in [32, 64, 256, 512] {
+            let (acc, weights, rows, out_w) = first_layer_case(&mut rng, width);
+            for rows in [&rows[..], &[]] {
+                let extra = ExtraRows { weights: &weights, rows };
+                let mut act = vec![0u8; width];
+                ft_activate_portable(&acc, extra, &mut act);
+                let expected: i32 = act.iter().zip(&out_w).map(|(&a, &w)| i32::from(a) * i32::from(w)).sum();
+                assert_ne!(expected, 0);
+                for k in Kernel::available() {
+                    assert_eq!(ft_dot(k, &acc, extra, &out_w), expected, "{k:?} width {width}");
+                }
+            }
+        }
+        // The largest sum: every activation 127, every weight i16::MAX, 512 inputs.
+        let (acc, w) = (vec![i16::MAX; 512], vec![i16::MAX; 512]);
+        for k in Kernel::available() {
+            assert_eq!(ft_dot(k, &acc, ExtraRows::NONE, &w), 512 * 127 * 32_767, "{k:?}");
         }
     }
 
@@ -605,6 +877,14 @@ mod tests {
         let mut dst = vec![0i16; 32];
         update_row(Kernel::detect(), &[1; 64], &[2; 32], &mut dst, RowDelta { add: 2, sub: &[] });
         assert_eq!(dst, vec![2; 32]);
+        // A row beyond the weights, or lengths that differ: zeros, no read out of bounds.
+        let beyond = ExtraRows { weights: &[1; 64], rows: &[2] };
+        let mut act = vec![1u8; 32];
+        ft_activate(Kernel::detect(), &[100; 32], beyond, &mut act);
+        assert_eq!(act, vec![0; 32]);
+        assert_eq!(ft_dot(Kernel::detect(), &[100; 32], beyond, &[1; 32]), 0);
+        assert_eq!(ft_dot(Kernel::detect(), &[100; 32], ExtraRows::NONE, &[1; 16]), 0);
+        assert_eq!(ft_dot(Kernel::detect(), &[100; 32], ExtraRows::NONE, &[1; 32]), 32 * 25);
         assert!(Kernel::available().contains(&Kernel::Portable));
         assert!(Kernel::available().contains(&Kernel::detect()));
     }
