@@ -493,6 +493,11 @@ impl Searcher {
     ) -> i32 {
         let mut next = *pos;
         next.play_unchecked(mv);
+        if depth > 0 {
+            // The child probes the table (a quiescence node does not): its slot is on its way
+            // while the evaluator and the draw rules do their part.
+            self.tt.prefetch(next.hash());
+        }
         self.nodes += 1;
         self.eval.make(pos, &mv.turn());
         self.path.push(next.hash());
@@ -677,8 +682,19 @@ impl Searcher {
         self.score_moves(ply, &mut order, tt_move);
         let mut best_score = -INFINITY;
         let mut best_index = None;
+        let mut ahead = None;
         for n in 0..count {
-            let i = pick(&mut order);
+            let i = ahead.take().unwrap_or_else(|| pick(&mut order));
+            // Past the first turn (most cut-offs come from it), the turn after this one is
+            // picked now (the order is fixed once scored) and its child's slot fetched while
+            // this turn's subtree is searched.
+            if n > 0 && n + 1 < count && depth > 1 {
+                let j = pick(&mut order);
+                let mut next = *pos;
+                next.play_unchecked(&self.lists[ply][j]);
+                self.tt.prefetch(next.hash());
+                ahead = Some(j);
+            }
             let mv = self.lists[ply][i];
             let score = self.child(pos, &mv, depth - 1, ply, alpha, beta, quiet, n == 0);
             if self.stopped {
