@@ -493,6 +493,11 @@ impl Searcher {
     ) -> i32 {
         let mut next = *pos;
         next.play_unchecked(mv);
+        if depth > 0 {
+            // The child probes the table (a quiescence node does not): its slot is on its way
+            // while the evaluator and the draw rules do their part.
+            self.tt.prefetch(next.hash());
+        }
         self.nodes += 1;
         self.eval.make(pos, &mv.turn());
         self.path.push(next.hash());
@@ -677,8 +682,19 @@ impl Searcher {
         self.score_moves(ply, &mut order, tt_move);
         let mut best_score = -INFINITY;
         let mut best_index = None;
+        let mut ahead = None;
         for n in 0..count {
-            let i = pick(&mut order);
+            let i = ahead.take().unwrap_or_else(|| pick(&mut order));
+            // Past the first turn (most cut-offs come from it), the turn after this one is
+            // picked now (the order is fixed once scored) and its child's slot fetched while
+            // this turn's subtree is searched.
+            if n > 0 && n + 1 < count && depth > 1 {
+                let j = pick(&mut order);
+                let mut next = *pos;
+                next.play_unchecked(&self.lists[ply][j]);
+                self.tt.prefetch(next.hash());
+                ahead = Some(j);
+            }
             let mv = self.lists[ply][i];
             let score = self.child(pos, &mv, depth - 1, ply, alpha, beta, quiet, n == 0);
             if self.stopped {
@@ -779,17 +795,36 @@ impl Searcher {
         let list = &self.lists[ply];
         order.clear();
         let [k1, k2] = self.killers[ply];
-        order.extend(list.iter().map(|m| {
-            let mut s = m.captured().count() as i32 * PER_STONE;
-            if k1.as_ref() == Some(m) {
-                s += KILLER_1;
-            } else if k2.as_ref() == Some(m) {
-                s += KILLER_2;
-            } else {
-                s += self.history[m.from().index()][m.to().index()];
-            }
-            s
-        }));
+        // Capturing is compulsory, so a list is all captures or all paika moves. A paika move
+        // captures nothing (no stone count) and is its origin and destination (one step, whose
+        // direction they give): a killer equals it exactly when it is a paika move with the
+        // same two points, a comparison of one small key.
+        if list.first().is_some_and(Move::is_paika) {
+            let killer_key = |k: Option<Move>| k.filter(Move::is_paika).map_or(u32::MAX, |k| paika_key(&k));
+            let (k1, k2) = (killer_key(k1), killer_key(k2));
+            order.extend(list.iter().map(|m| {
+                let key = paika_key(m);
+                if key == k1 {
+                    KILLER_1
+                } else if key == k2 {
+                    KILLER_2
+                } else {
+                    self.history[m.from().index()][m.to().index()]
+                }
+            }));
+        } else {
+            order.extend(list.iter().map(|m| {
+                let mut s = m.captured().count() as i32 * PER_STONE;
+                if k1.as_ref() == Some(m) {
+                    s += KILLER_1;
+                } else if k2.as_ref() == Some(m) {
+                    s += KILLER_2;
+                } else {
+                    s += self.history[m.from().index()][m.to().index()];
+                }
+                s
+            }));
+        }
         if let Some(s) = tt_move.and_then(|i| order.get_mut(i)) {
             *s = TT_MOVE;
         }
@@ -834,6 +869,12 @@ fn deepest(main: SearchResult, others: Vec<SearchResult>) -> SearchResult {
         }
     }
     SearchResult { nodes, elapsed, ..best }
+}
+
+/// A paika move's key: its origin and destination (which give its one step).
+#[inline(always)]
+fn paika_key(m: &Move) -> u32 {
+    m.from() as u32 | (m.to() as u32) << 8
 }
 
 /// A node's search window.
