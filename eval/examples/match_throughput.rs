@@ -2,7 +2,7 @@
 //! seconds per game (from /proc/self/stat on Linux), which shows the parallel overhead even on
 //! a machine busy with other work.
 //!
-//! `cargo run --release -p fanorona-eval --example throughput -- [GAMES] [SPEC] [THREADS...]`
+//! `cargo run --release -p fanorona-eval --example match_throughput -- [GAMES] [SPEC] [THREADS...]`
 //! (defaults: 400 games of `alphabeta:depth=2` against itself on 1 and 2 threads).
 
 use std::time::Instant;
