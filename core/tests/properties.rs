@@ -74,6 +74,7 @@ proptest! {
             prop_assert_eq!(m.captured() & !p.stones(us.other()), fanorona_core::Bitboard::EMPTY);
             prop_assert_eq!(q.stones(us.other()), p.stones(us.other()) & !m.captured());
             prop_assert_eq!(q.hash(), q.compute_hash());
+            prop_assert_eq!(p.hash_after(&m.turn()), q.hash());
         }
     }
 

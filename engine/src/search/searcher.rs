@@ -690,9 +690,7 @@ impl Searcher {
             // this turn's subtree is searched.
             if n > 0 && n + 1 < count && depth > 1 {
                 let j = pick(&mut order);
-                let mut next = *pos;
-                next.play_unchecked(&self.lists[ply][j]);
-                self.tt.prefetch(next.hash());
+                self.tt.prefetch(pos.hash_after(&self.lists[ply][j].turn()));
                 ahead = Some(j);
             }
             let mv = self.lists[ply][i];
