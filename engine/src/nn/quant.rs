@@ -307,6 +307,24 @@ impl QuantisedNetwork {
         if self.hidden.is_empty() {
             return output_score(self.out_bias[bucket] + simd::ft_dot(self.kernel, acc, extra, out_weights));
         }
+        simd::dispatch(
+            self.kernel,
+            #[inline(always)]
+            || self.hidden_and_output(acc, extra, out_weights, self.out_bias[bucket], s),
+        )
+    }
+
+    /// The rest of [`QuantisedNetwork::score_with`] for a network with hidden layers after the
+    /// first: the first layer activated into bytes, each hidden layer, the output.
+    #[inline(always)]
+    fn hidden_and_output(
+        &self,
+        acc: &[i16],
+        extra: ExtraRows<'_>,
+        out_weights: &[i16],
+        out_bias: i32,
+        s: &mut Scratch,
+    ) -> i32 {
         let mut width = acc.len();
         simd::ft_activate(self.kernel, acc, extra, &mut s.a[..width]);
         let (mut cur, mut next) = (&mut s.a, &mut s.b);
@@ -321,15 +339,8 @@ impl QuantisedNetwork {
             width = layer.outputs;
             core::mem::swap(&mut cur, &mut next);
         }
-        simd::dispatch(
-            self.kernel,
-            #[inline(always)]
-            || {
-                let sum: i32 =
-                    cur[..width].iter().zip(out_weights).map(|(&a, &w)| i32::from(a) * i32::from(w)).sum();
-                output_score(self.out_bias[bucket] + sum)
-            },
-        )
+        let sum: i32 = cur[..width].iter().zip(out_weights).map(|(&a, &w)| i32::from(a) * i32::from(w)).sum();
+        output_score(out_bias + sum)
     }
 }
 
