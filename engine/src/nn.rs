@@ -31,6 +31,7 @@ mod evaluator;
 mod format;
 mod lazy;
 mod network;
+mod pending;
 mod quant;
 mod safetensors;
 mod scale;
@@ -50,6 +51,7 @@ pub use evaluator::NetEvaluator;
 pub use format::{FORMAT_VERSION, MAGIC};
 pub use lazy::LazyAccumulator;
 pub use network::{Layer, Network};
+pub use pending::PendingRows;
 pub use quant::{
     FT_SCALE, HIDDEN_SCALE, MAX_NET_SCORE, OUTPUT_SCALE, QuantError, QuantisedNetwork, Scratch,
     weight_limits, weight_limits_for,

@@ -19,10 +19,7 @@ pub const MAX_THREATS: usize = 44;
 /// degrees.
 #[inline]
 pub const fn feature_index(perspective: Color, stone: Color, p: Point) -> usize {
-    let square = match perspective {
-        Color::White => p.index(),
-        Color::Black => p.rotate180().index(),
-    };
+    let square = square(perspective, p);
     let plane = if stone as u8 == perspective as u8 { 0 } else { Point::NUM };
     plane + square
 }
@@ -42,16 +39,18 @@ pub fn encode(pos: &Position) -> [f32; INPUTS] {
 /// The point `p` as `perspective` sees it (Black's view turns the board 180 degrees).
 #[inline]
 const fn square(perspective: Color, p: Point) -> usize {
+    // The 180-degree turn of point i is point NUM - 1 - i (Point::rotate180), by arithmetic.
     match perspective {
         Color::White => p.index(),
-        Color::Black => p.rotate180().index(),
+        Color::Black => Point::NUM - 1 - p.index(),
     }
 }
 
 /// The threat inputs of `pos` for its side to move ([`super::Encoding::ThreatPlanes`]'s
-/// inputs from 90 on), written to `out`; returns how many (at most [`MAX_THREATS`]).
+/// inputs from 90 on), written to `out`; returns how many (at most [`MAX_THREATS`] and
+/// `out.len()`).
 #[inline]
-pub fn threat_features(pos: &Position, out: &mut [u16; MAX_THREATS]) -> usize {
+pub fn threat_features(pos: &Position, out: &mut [u16]) -> usize {
     let me = pos.turn();
     let mut n = 0;
     let planes = [(pos.capture_targets(me), INPUTS), (pos.capture_targets(me.other()), INPUTS + Point::NUM)];

@@ -6,8 +6,8 @@ use std::sync::Arc;
 use fanorona_core::{Position, Turn};
 
 use super::{
-    Accumulator, Encoding, LazyAccumulator, NetError, Network, QuantError, QuantisedNetwork, Scratch,
-    value_to_score,
+    Accumulator, Encoding, LazyAccumulator, NetError, Network, PendingRows, QuantError, QuantisedNetwork,
+    Scratch, value_to_score,
 };
 use crate::eval::Evaluator;
 
@@ -15,7 +15,7 @@ use crate::eval::Evaluator;
 #[derive(Debug)]
 enum Inference {
     /// Integers, with a lazily updated accumulator (clipped-ReLU networks).
-    Quantised { q: Arc<QuantisedNetwork>, acc: LazyAccumulator, scratch: Box<Scratch> },
+    Quantised { q: Arc<QuantisedNetwork>, acc: LazyAccumulator, scratch: Box<Scratch>, pending: PendingRows },
     /// Floats, with an eagerly updated accumulator (ReLU and linear networks).
     Float { acc: Accumulator, pre: Vec<f32>, a: Vec<f32>, b: Vec<f32>, active: Vec<u16> },
 }
@@ -57,7 +57,8 @@ impl NetEvaluator {
     fn with_inference(net: Arc<Network>, q: Option<Arc<QuantisedNetwork>>, name: String) -> NetEvaluator {
         let inference = match q {
             Some(q) => {
-                Inference::Quantised { acc: LazyAccumulator::new(&q), scratch: Box::new(q.scratch()), q }
+                let (acc, scratch) = (LazyAccumulator::new(&q), Box::new(q.scratch()));
+                Inference::Quantised { acc, scratch, q, pending: PendingRows::new() }
             }
             None => {
                 let w = net.max_width();
@@ -98,9 +99,9 @@ impl NetEvaluator {
     #[inline]
     pub fn score(&mut self, pos: &Position) -> i32 {
         match &mut self.inference {
-            Inference::Quantised { q, acc, scratch } => {
-                let values = acc.values(q, pos, pos.turn());
-                q.score_position(values, pos, scratch)
+            Inference::Quantised { q, acc, scratch, pending } => {
+                let values = acc.values_pending(q, pos, pos.turn(), pending);
+                q.score_pending(values, pending, pos, scratch)
             }
             Inference::Float { .. } => value_to_score(self.value(pos)),
         }

@@ -10,7 +10,7 @@ use fanorona_core::{Bitboard, Color, Point, Position, Turn};
 
 use super::aligned::Aligned;
 use super::simd::RowDelta;
-use super::{QuantisedNetwork, feature_index};
+use super::{PendingRows, QuantisedNetwork, feature_index};
 
 /// What one move changed, and the stones after it.
 #[derive(Clone, Copy, Debug)]
@@ -39,10 +39,20 @@ impl Change {
     fn describes(&self, pos: &Position) -> bool {
         self.white == pos.stones(Color::White) && self.black == pos.stones(Color::Black)
     }
-}
 
-/// Rows one move changes at most: the moved stone and up to 22 captured ones.
-const MAX_ROWS: usize = 24;
+    /// The first-layer rows this move adds (the moved stone's new point) and takes away (its
+    /// old point and the captured stones), from `persp`'s view, appended to `rows`.
+    #[inline]
+    fn rows(&self, persp: Color, rows: &mut PendingRows) {
+        let row = |color: Color, p: Point| feature_index(persp, color, p) as u16;
+        rows.add(row(self.mover, self.to));
+        rows.take(row(self.mover, self.from));
+        let them = self.mover.other();
+        for p in self.captured {
+            rows.take(row(them, p));
+        }
+    }
+}
 
 /// Plies allocated up front (the search's depth limit); deeper use grows the stack once.
 const INITIAL_PLIES: usize = crate::search::MAX_PLY + 2;
@@ -59,8 +69,6 @@ pub struct LazyAccumulator {
     ply: usize,
     /// A position off the search path, computed from scratch.
     scratch: Aligned<i16>,
-    /// Rows subtracted in one update (the moved stone's old point and the captured stones).
-    rows: Vec<usize>,
 }
 
 impl LazyAccumulator {
@@ -73,7 +81,6 @@ impl LazyAccumulator {
             changes: vec![Change::ROOT; INITIAL_PLIES],
             ply: 0,
             scratch: Aligned::filled(width, 0),
-            rows: Vec::with_capacity(MAX_ROWS),
         }
     }
 
@@ -120,25 +127,62 @@ impl LazyAccumulator {
             return &self.scratch;
         }
         if !self.changes[self.ply].computed[persp.index()] {
-            self.catch_up(net, persp);
+            self.catch_up(net, persp, self.ply);
         }
+        self.stored(self.ply, persp)
+    }
+
+    /// The input of evaluating `pos` from `persp`'s view, as [`LazyAccumulator::values`] but
+    /// without computing the top of the stack when only its last move is missing: then the
+    /// accumulator before that move is returned and the move's rows are written to `rows`, to
+    /// be added as the evaluation activates the sum ([`super::simd::ExtraRows`]). A position
+    /// evaluated is usually a leaf of the search, whose accumulator is never needed again; this
+    /// saves storing it and reading it back. `rows` is cleared first.
+    #[inline]
+    pub fn values_pending(
+        &mut self,
+        net: &QuantisedNetwork,
+        pos: &Position,
+        persp: Color,
+        rows: &mut PendingRows,
+    ) -> &[i16] {
+        rows.clear();
+        let top = self.ply;
+        let p = persp.index();
+        if top == 0 || self.changes[top].computed[p] || !self.changes[top].describes(pos) {
+            return self.values(net, pos, persp);
+        }
+        self.changes[top].rows(persp, rows);
+        if rows.overflowed() {
+            rows.clear();
+            return self.values(net, pos, persp);
+        }
+        if !self.changes[top - 1].computed[p] {
+            self.catch_up(net, persp, top - 1);
+        }
+        self.stored(top - 1, persp)
+    }
+
+    /// The stored accumulator of ply `ply` from `persp`'s view.
+    #[inline]
+    fn stored(&self, ply: usize, persp: Color) -> &[i16] {
         let w = self.width;
-        let start = (self.ply * 2 + persp.index()) * w;
+        let start = (ply * 2 + persp.index()) * w;
         &self.values[start..start + w]
     }
 
-    /// Computes `persp`'s accumulator of every ply from the nearest computed one up to the top
+    /// Computes `persp`'s accumulator of every ply from the nearest computed one up to `top`
     /// (the other perspective waits until a position with the other side to move is evaluated).
-    fn catch_up(&mut self, net: &QuantisedNetwork, persp: Color) {
+    fn catch_up(&mut self, net: &QuantisedNetwork, persp: Color, top: usize) {
         let p = persp.index();
-        let mut base = self.ply;
+        let mut base = top;
         while base > 0 && !self.changes[base].computed[p] {
             base -= 1;
         }
         if !self.changes[base].computed[p] {
             self.refresh(net, base, persp);
         }
-        for ply in base + 1..=self.ply {
+        for ply in base + 1..=top {
             self.apply(net, ply, persp);
         }
     }
@@ -154,17 +198,14 @@ impl LazyAccumulator {
 
     /// Computes ply `ply` from ply `ply - 1` and the recorded change.
     fn apply(&mut self, net: &QuantisedNetwork, ply: usize, persp: Color) {
-        let c = self.changes[ply];
+        let mut rows = PendingRows::new();
+        self.changes[ply].rows(persp, &mut rows);
         let w = self.width;
-        let them = c.mover.other();
-        self.rows.clear();
-        self.rows.push(feature_index(persp, c.mover, c.from));
-        self.rows.extend(c.captured.into_iter().map(|p| feature_index(persp, them, p)));
         let src = ((ply - 1) * 2 + persp.index()) * w;
         let dst = (ply * 2 + persp.index()) * w;
         let (before, after) = self.values.split_at_mut(dst);
-        let delta = RowDelta { add: feature_index(persp, c.mover, c.to), sub: &self.rows };
-        net.update(&before[src..src + w], &mut after[..w], delta);
+        let add = rows.added().first().copied().unwrap_or_default();
+        net.update(&before[src..src + w], &mut after[..w], RowDelta { add, sub: rows.taken() });
         self.changes[ply].computed[persp.index()] = true;
     }
 
@@ -192,6 +233,25 @@ mod tests {
     use crate::nn::{Architecture, Network};
     use crate::rng::Rng;
 
+    /// Plays a random legal turn of `pos`, pushed on `acc` and the position before it on
+    /// `history`; `false` when there is none.
+    fn random_step(
+        rng: &mut Rng,
+        pos: &mut Position,
+        acc: &mut LazyAccumulator,
+        history: &mut Vec<Position>,
+    ) -> bool {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return false;
+        }
+        let mv = moves[rng.below(moves.len() as u64) as usize];
+        acc.push(pos, &mv.turn());
+        history.push(*pos);
+        pos.play_unchecked(&mv);
+        true
+    }
+
     /// Random games with the search's pattern (push, sometimes evaluate, pop): every evaluated
     /// accumulator equals one computed from scratch, for both perspectives.
     #[test]
@@ -207,14 +267,9 @@ mod tests {
             acc.reset(&pos);
             let mut history = vec![];
             for _ in 0..150 {
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
+                if !random_step(&mut rng, &mut pos, &mut acc, &mut history) {
                     break;
                 }
-                let mv = moves[rng.below(moves.len() as u64) as usize];
-                acc.push(&pos, &mv.turn());
-                history.push(pos);
-                pos.play_unchecked(&mv);
                 // Evaluate only some positions: the others stay uncomputed.
                 if rng.below(3) == 0 {
                     for c in Color::ALL {
@@ -239,5 +294,48 @@ mod tests {
         fresh.reset(&other);
         let expected = fresh.values(&q, &other, Color::White).to_vec();
         assert_eq!(acc.values(&q, &other, Color::White), &expected[..]);
+    }
+
+    /// The same pattern, scored through `values_pending` (the last move's rows left to the
+    /// activation) for both encodings: every score equals the score of the position computed
+    /// from scratch, and the pending path is taken (a move's rows are left over) most times.
+    #[test]
+    fn pending_rows_score_like_a_stored_accumulator() {
+        for arch in ["stones:90-64-8-1", "threats:180-64-1", "threats:180-64-16-1"] {
+            let net = Network::random(&arch.parse::<Architecture>().unwrap(), 4).unwrap();
+            let q = QuantisedNetwork::new(&net).unwrap();
+            let (mut acc, mut fresh) = (LazyAccumulator::new(&q), LazyAccumulator::new(&q));
+            let (mut s, mut rows) = (q.scratch(), PendingRows::new());
+            let mut rng = Rng::new(8);
+            let (mut checked, mut pending) = (0, 0);
+            for _game in 0..10 {
+                let mut pos = Position::start();
+                acc.reset(&pos);
+                let mut history = vec![];
+                for _ in 0..120 {
+                    if !random_step(&mut rng, &mut pos, &mut acc, &mut history) {
+                        break;
+                    }
+                    if rng.below(2) == 0 {
+                        let values = acc.values_pending(&q, &pos, pos.turn(), &mut rows).to_vec();
+                        pending += usize::from(!rows.taken().is_empty());
+                        let got = q.score_pending(&values, &mut rows, &pos, &mut s);
+                        fresh.reset(&pos);
+                        let stored = fresh.values(&q, &pos, pos.turn()).to_vec();
+                        assert_eq!(got, q.score_position(&stored, &pos, &mut s), "{arch} {pos}");
+                        checked += 1;
+                    }
+                    // Sometimes take the move back and play another from there, as a search
+                    // does: the uncomputed top is left behind.
+                    if rng.below(3) == 0
+                        && let Some(prev) = history.pop()
+                    {
+                        acc.pop();
+                        pos = prev;
+                    }
+                }
+            }
+            assert!(checked > 100 && pending * 2 > checked, "{arch}: {checked} checked, {pending} pending");
+        }
     }
 }

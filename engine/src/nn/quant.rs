@@ -16,7 +16,7 @@
 
 use super::aligned::Aligned;
 use super::simd::{self, ExtraRows, IN_ALIGN, Kernel, OUT_ALIGN, ROW_ALIGN, RowDelta};
-use super::{Activation, Encoding, MAX_THREATS, Network, SCORE_SCALE};
+use super::{Activation, Encoding, MAX_THREATS, Network, PendingRows, SCORE_SCALE};
 use fanorona_core::Point;
 
 /// First-layer scale: the accumulator holds 508 times the pre-activation; its activation is
@@ -285,6 +285,25 @@ impl QuantisedNetwork {
         }
     }
 
+    /// [`QuantisedNetwork::score_position`] of an accumulator that still lacks the rows of
+    /// `pending` ([`super::LazyAccumulator::values_pending`]): they are added and taken away as
+    /// it is activated, with the threat inputs (appended to `pending`) for threat planes.
+    #[inline]
+    pub fn score_pending(
+        &self,
+        acc: &[i16],
+        pending: &mut PendingRows,
+        pos: &fanorona_core::Position,
+        s: &mut Scratch,
+    ) -> i32 {
+        if self.encoding == Encoding::ThreatPlanes {
+            let n = super::threat_features(pos, pending.room());
+            pending.added_more(n);
+        }
+        let extra = ExtraRows { weights: &self.ft_weights, rows: pending.added(), sub: pending.taken() };
+        self.score_with(acc, extra, self.bucket(pos), s)
+    }
+
     /// The score of `pos` (threat planes): `acc` is its stone-plane accumulator from the side
     /// to move's view; the rows of its threat inputs ([`super::threat_features`]) are added to
     /// it as it is activated, then the rest of the network runs as in
@@ -293,7 +312,7 @@ impl QuantisedNetwork {
     pub fn score_threats(&self, acc: &[i16], pos: &fanorona_core::Position, s: &mut Scratch) -> i32 {
         let mut threats = [0u16; MAX_THREATS];
         let n = super::threat_features(pos, &mut threats);
-        let extra = ExtraRows { weights: &self.ft_weights, rows: &threats[..n] };
+        let extra = ExtraRows { weights: &self.ft_weights, rows: &threats[..n], sub: &[] };
         self.score_with(acc, extra, self.bucket(pos), s)
     }
 

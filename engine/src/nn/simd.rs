@@ -95,9 +95,9 @@ pub fn dispatch<R>(kernel: Kernel, f: impl FnOnce() -> R) -> R {
 #[derive(Clone, Copy, Debug)]
 pub struct RowDelta<'a> {
     /// The row added (the moved stone's new point).
-    pub add: usize,
+    pub add: u16,
     /// The rows taken away (its old point, the captured stones).
-    pub sub: &'a [usize],
+    pub sub: &'a [u16],
 }
 
 /// `dst = src + weights[add] - sum of weights[sub]` over rows of `dst.len()` values, wrapping.
@@ -106,7 +106,10 @@ pub struct RowDelta<'a> {
 pub fn update_row(kernel: Kernel, weights: &[i16], src: &[i16], dst: &mut [i16], delta: RowDelta<'_>) {
     let width = dst.len();
     let rows = weights.len() / width.max(1);
-    if src.len() != width || delta.add >= rows || delta.sub.iter().any(|&r| r >= rows) {
+    if src.len() != width
+        || usize::from(delta.add) >= rows
+        || delta.sub.iter().any(|&r| usize::from(r) >= rows)
+    {
         dst.copy_from_slice(&src[..width.min(src.len())]);
         return;
     }
@@ -128,7 +131,7 @@ pub fn update_row(kernel: Kernel, weights: &[i16], src: &[i16], dst: &mut [i16],
 
 fn update_row_portable(weights: &[i16], src: &[i16], dst: &mut [i16], delta: RowDelta<'_>) {
     let width = dst.len();
-    let row = |r: usize| &weights[r * width..(r + 1) * width];
+    let row = |r: u16| &weights[usize::from(r) * width..][..width];
     for ((d, &s), &a) in dst.iter_mut().zip(src).zip(row(delta.add)) {
         *d = s.wrapping_add(a);
     }
@@ -195,26 +198,29 @@ fn affine_portable(input: &[u8], groups: &[u16], weights: &[i8], bias: &[i32], o
     }
 }
 
-/// First-layer rows added to an accumulator just before its activation, without being kept in
-/// it (the threat inputs of [`super::Encoding::ThreatPlanes`]): rows `rows` of `weights`, each
-/// as wide as the accumulator.
+/// First-layer rows added to and taken from an accumulator just before its activation,
+/// without being kept in it (the threat inputs of [`super::Encoding::ThreatPlanes`], and the
+/// last move of a position whose own accumulator was never stored): rows `rows` of `weights`
+/// added, rows `sub` taken away, each as wide as the accumulator.
 #[derive(Clone, Copy, Debug)]
 pub struct ExtraRows<'a> {
     /// The first layer's weights, row-major.
     pub weights: &'a [i16],
     /// The rows added.
     pub rows: &'a [u16],
+    /// The rows taken away.
+    pub sub: &'a [u16],
 }
 
 impl ExtraRows<'static> {
     /// No rows.
-    pub const NONE: ExtraRows<'static> = ExtraRows { weights: &[], rows: &[] };
+    pub const NONE: ExtraRows<'static> = ExtraRows { weights: &[], rows: &[], sub: &[] };
 }
 
 impl ExtraRows<'_> {
     /// Whether every row lies within `weights` for rows of `width` values.
     fn fit(&self, width: usize) -> bool {
-        self.rows.iter().all(|&r| (usize::from(r) + 1) * width <= self.weights.len())
+        self.rows.iter().chain(self.sub).all(|&r| (usize::from(r) + 1) * width <= self.weights.len())
     }
 }
 
@@ -257,10 +263,16 @@ fn summed_chunks(acc: &[i16], extra: ExtraRows<'_>, mut f: impl FnMut(usize, &[i
         let mut v = [0i16; CHUNK];
         let v = &mut v[..chunk.len()];
         v.copy_from_slice(chunk);
+        let len = v.len();
+        let row = |r: u16| &extra.weights[usize::from(r) * width + at..][..len];
         for &r in extra.rows {
-            let row = &extra.weights[usize::from(r) * width + at..][..v.len()];
-            for (x, &w) in v.iter_mut().zip(row) {
+            for (x, &w) in v.iter_mut().zip(row(r)) {
                 *x = x.wrapping_add(w);
+            }
+        }
+        for &r in extra.sub {
+            for (x, &w) in v.iter_mut().zip(row(r)) {
+                *x = x.wrapping_sub(w);
             }
         }
         f(at, v);
@@ -393,7 +405,7 @@ mod x86 {
                     // (r + 1) * width within `weights` (checked by the caller).
                     unsafe {
                         let load = |p: *const i16, k: usize| $load(p.add(c + k * LANES).cast());
-                        let row = |r: usize| w.add(r * width);
+                        let row = |r: u16| w.add(usize::from(r) * width);
                         let mut v: [$reg; TILE] =
                             core::array::from_fn(|k| $add(load(src.as_ptr(), k), load(row(delta.add), k)));
                         for &r in delta.sub {
@@ -410,9 +422,9 @@ mod x86 {
                     // SAFETY: as above, one register at a time.
                     unsafe {
                         let mut v = $load(src.as_ptr().add(c).cast());
-                        v = $add(v, $load(w.add(delta.add * width + c).cast()));
+                        v = $add(v, $load(w.add(usize::from(delta.add) * width + c).cast()));
                         for &r in delta.sub {
-                            v = $sub(v, $load(w.add(r * width + c).cast()));
+                            v = $sub(v, $load(w.add(usize::from(r) * width + c).cast()));
                         }
                         $store(dst.as_mut_ptr().add(c).cast(), v);
                     }
@@ -441,7 +453,7 @@ mod x86 {
     /// and it is activated in registers (never stored as i16).
     macro_rules! first_layer_kernels {
         ($features:literal, $reg:ty, $lanes:literal, $dot:ident, $act:ident, $pack:ident, $reduce:ident,
-         $load:ident, $store:ident, $add:ident, $adds:ident, $srai:ident, $max:ident, $min:ident,
+         $load:ident, $store:ident, $add:ident, $sub:ident, $adds:ident, $srai:ident, $max:ident, $min:ident,
          $madd:ident, $add32:ident, $set1:ident, $zero:ident) => {
             /// The activated register of the accumulator at `c`, the extra rows added.
             ///
@@ -454,20 +466,60 @@ mod x86 {
                 // SAFETY: the caller's bounds.
                 unsafe {
                     let mut v = $load(acc.as_ptr().add(c).cast());
+                    let row = |r: u16| $load(extra.weights.as_ptr().add(usize::from(r) * width + c).cast());
                     for &r in extra.rows {
-                        v = $add(v, $load(extra.weights.as_ptr().add(usize::from(r) * width + c).cast()));
+                        v = $add(v, row(r));
                     }
-                    $min($max($srai::<2>($adds(v, $set1(2))), $zero()), $set1(127))
+                    for &r in extra.sub {
+                        v = $sub(v, row(r));
+                    }
+                    clipped(v)
                 }
             }
 
+            /// The clipped ReLU of a register of summed accumulator values.
+            #[target_feature(enable = $features)]
+            #[inline]
+            fn clipped(v: $reg) -> $reg {
+                $min($max($srai::<2>($adds(v, $set1(2))), $zero()), $set1(127))
+            }
+
+            /// Whole tiles of [`TILE`] registers first (the loops over the extra rows run once
+            /// per tile, not once per register), then the rest one register at a time. The
+            /// sums are exact in i32, so their order does not change the result.
+            ///
             /// # Safety
             /// The CPU has the features; `weights.len() == acc.len()`, a multiple of the lanes;
             /// every extra row fits.
             #[target_feature(enable = $features)]
             pub(crate) unsafe fn $dot(acc: &[i16], extra: ExtraRows<'_>, weights: &[i16]) -> i32 {
+                const LANES: usize = $lanes;
+                let width = acc.len();
+                let full = width / (LANES * TILE) * (LANES * TILE);
                 let mut sums = [$zero(); 2];
-                for (k, c) in (0..acc.len()).step_by($lanes).enumerate() {
+                for c in (0..full).step_by(LANES * TILE) {
+                    // SAFETY: c + LANES * TILE <= width = weights.len(), and every extra row
+                    // spans r * width .. (r + 1) * width within the weights (the caller's check).
+                    unsafe {
+                        let load = |p: *const i16, k: usize| $load(p.add(c + k * LANES).cast());
+                        let row = |r: u16| extra.weights.as_ptr().add(usize::from(r) * width);
+                        let mut v: [$reg; TILE] = core::array::from_fn(|k| load(acc.as_ptr(), k));
+                        for &r in extra.rows {
+                            for (k, x) in v.iter_mut().enumerate() {
+                                *x = $add(*x, load(row(r), k));
+                            }
+                        }
+                        for &r in extra.sub {
+                            for (k, x) in v.iter_mut().enumerate() {
+                                *x = $sub(*x, load(row(r), k));
+                            }
+                        }
+                        for (k, x) in v.iter().enumerate() {
+                            sums[k % 2] = $add32(sums[k % 2], $madd(clipped(*x), load(weights.as_ptr(), k)));
+                        }
+                    }
+                }
+                for (k, c) in (full..width).step_by(LANES).enumerate() {
                     // SAFETY: c + LANES <= acc.len() = weights.len(); the rows fit.
                     unsafe {
                         let a = activated(acc, extra, c);
@@ -541,6 +593,7 @@ mod x86 {
             _mm256_loadu_si256,
             _mm256_storeu_si256,
             _mm256_add_epi16,
+            _mm256_sub_epi16,
             _mm256_adds_epi16,
             _mm256_srai_epi16,
             _mm256_max_epi16,
@@ -566,6 +619,7 @@ mod x86 {
             _mm512_loadu_si512,
             _mm512_storeu_si512,
             _mm512_add_epi16,
+            _mm512_sub_epi16,
             _mm512_adds_epi16,
             _mm512_srai_epi16,
             _mm512_max_epi16,
@@ -829,11 +883,14 @@ mod tests {
         let mut rng = Rng::new(11);
         for width in [32, 64, 256, 512] {
             let (acc, weights, rows, _) = first_layer_case(&mut rng, width);
-            let extra = ExtraRows { weights: &weights, rows: &rows };
+            let sub = [7, 90, 7];
+            let extra = ExtraRows { weights: &weights, rows: &rows, sub: &sub };
             // The definition: sum (wrapping), then activate.
             let summed: Vec<i16> = (0..width)
                 .map(|i| {
-                    rows.iter().fold(acc[i], |x, &r| x.wrapping_add(weights[usize::from(r) * width + i]))
+                    let at = |r: u16| weights[usize::from(r) * width + i];
+                    let added = rows.iter().fold(acc[i], |x, &r| x.wrapping_add(at(r)));
+                    sub.iter().fold(added, |x, &r| x.wrapping_sub(at(r)))
                 })
                 .collect();
             let mut expected = vec![0u8; width];
@@ -851,8 +908,8 @@ mod tests {
         let mut rng = Rng::new(13);
         for width in [32, 64, 256, 512] {
             let (acc, weights, rows, out_w) = first_layer_case(&mut rng, width);
-            for rows in [&rows[..], &[]] {
-                let extra = ExtraRows { weights: &weights, rows };
+            for (rows, sub) in [(&rows[..], &[][..]), (&[], &[]), (&rows[..2], &rows[2..])] {
+                let extra = ExtraRows { weights: &weights, rows, sub };
                 let mut act = vec![0u8; width];
                 ft_activate_portable(&acc, extra, &mut act);
                 let expected: i32 = act.iter().zip(&out_w).map(|(&a, &w)| i32::from(a) * i32::from(w)).sum();
@@ -878,7 +935,7 @@ mod tests {
         update_row(Kernel::detect(), &[1; 64], &[2; 32], &mut dst, RowDelta { add: 2, sub: &[] });
         assert_eq!(dst, vec![2; 32]);
         // A row beyond the weights, or lengths that differ: zeros, no read out of bounds.
-        let beyond = ExtraRows { weights: &[1; 64], rows: &[2] };
+        let beyond = ExtraRows { weights: &[1; 64], rows: &[2], sub: &[] };
         let mut act = vec![1u8; 32];
         ft_activate(Kernel::detect(), &[100; 32], beyond, &mut act);
         assert_eq!(act, vec![0; 32]);
