@@ -33,6 +33,23 @@ fn perft_json_and_divide() {
 }
 
 #[test]
+fn perft_with_a_hash_counts_the_same() {
+    for threads in ["1", "2"] {
+        let o = fanorona(&["perft", "--depth", "5", "--hash", "4", "--threads", threads, "--json"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("one JSON object");
+        assert_eq!(v["nodes"], 431_852);
+        assert_eq!(v["hash_mib"], 4);
+    }
+    let o = fanorona(&["perft", "--depth", "3", "--hash", "0"]);
+    assert_eq!(stdout(&o).lines().last(), Some("nodes 724"));
+    let o = fanorona(&["perft", "--depth", "3", "--hash", "99999999"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--hash: at most 4096 MiB"), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+}
+
+#[test]
 fn perft_of_a_given_position() {
     let o = fanorona(&["perft", "--depth", "1", "--position", "9/9/B1B6/BW7/9 w"]);
     assert_eq!(stdout(&o).lines().last(), Some("nodes 5"));

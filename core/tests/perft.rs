@@ -45,3 +45,30 @@ fn two_lone_stones_paika() {
     assert_eq!(perft(&p, 1), 3);
     assert_eq!(perft(&p, 2), 9);
 }
+
+#[test]
+fn hashed_counts_are_the_counts() {
+    use fanorona_core::{PerftTable, perft_divide_hashed, perft_hashed};
+    let positions = [
+        Position::start(),
+        "9/9/B1B6/BW7/9 w".parse().unwrap(),
+        "8B/9/9/9/W8 w".parse().unwrap(),
+        // Few stones: paika turns, so many transpositions.
+        "B3B3B/9/2W3W2/9/W3W3W b".parse().unwrap(),
+        "BBBB1BBBB/BB1BBBBB1/BW1W1BWBW/WWWW1WWWW/WWW1WWWWW w".parse().unwrap(),
+    ];
+    for mib in [0, 1] {
+        let mut table = PerftTable::try_new(mib).unwrap();
+        for p in &positions {
+            for depth in 0..=if p == &Position::start() { 6 } else { 5 } {
+                assert_eq!(perft_hashed(p, depth, &mut table), perft(p, depth), "{p} {depth} {mib} MiB");
+            }
+        }
+    }
+    for threads in [1, 3] {
+        let mut tables = PerftTable::try_split(1, threads).unwrap();
+        let d = perft_divide_hashed(&positions[3], 5, &mut tables);
+        assert_eq!(d, perft_divide(&positions[3], 5), "{threads}");
+    }
+    assert!(PerftTable::try_split(fanorona_core::MAX_PERFT_HASH_MIB + 1, 2).is_err());
+}

@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::time::Instant;
 
-use fanorona_core::perft_divide_parallel;
+use fanorona_core::{MAX_PERFT_HASH_MIB, PerftTable, perft_divide_hashed, perft_divide_parallel};
 
 use crate::exit::bad_input;
 
@@ -25,6 +25,10 @@ pub struct Args {
     /// Share the first turns out over this many threads.
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    /// Transposition table of this many MiB (0: none), as chess perft tools have; with more
+    /// than one thread each has its own table of an equal share. The counts are the same.
+    #[arg(long, default_value_t = 0, value_name = "MIB")]
+    hash: usize,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -46,11 +50,24 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             format!("{} is beyond any useful perft depth (at most 30)", args.depth),
         ));
     }
+    if args.hash > MAX_PERFT_HASH_MIB {
+        return Err(bad_input("--hash", format!("at most {MAX_PERFT_HASH_MIB} MiB")));
+    }
+    // The tables are made before the clock starts (zeroing them is not counting).
+    let mut tables = if args.hash == 0 {
+        Vec::new()
+    } else {
+        PerftTable::try_split(args.hash, threads).map_err(|e| bad_input("--hash", e))?
+    };
     let start = Instant::now();
     let (nodes, divide) = if args.depth == 0 {
         (1, Vec::new())
     } else {
-        let d = perft_divide_parallel(&pos, args.depth, threads);
+        let d = if tables.is_empty() {
+            perft_divide_parallel(&pos, args.depth, threads)
+        } else {
+            perft_divide_hashed(&pos, args.depth, &mut tables)
+        };
         (d.iter().map(|(_, n)| n).sum::<u64>(), d)
     };
     let seconds = start.elapsed().as_secs_f64();
@@ -64,6 +81,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             "seconds": seconds,
             "nodes_per_second": nps,
             "threads": args.threads,
+            "hash_mib": args.hash,
         });
         if args.divide {
             obj["divide"] =
