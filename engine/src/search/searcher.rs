@@ -733,17 +733,16 @@ impl Searcher {
         }
         let deeper = qply < self.settings.quiescence && ply < MAX_PLY - 1;
         // The captures are generated only where they are searched.
-        let captures = if deeper { pos.generate_captures(&mut self.turns[ply]) } else { pos.has_capture() };
-        if !captures {
-            if !has_paika_move(pos) {
-                return loss_in(ply as u32);
-            }
-            return self.evaluate(pos);
+        if deeper && pos.generate_captures(&mut self.turns[ply]) {
+            return self.search_captures(pos, ply, alpha, beta, qply);
         }
-        if !deeper {
-            return self.evaluate(pos);
+        // Not searched deeper: a side with a turn is evaluated, one without has lost. A capture
+        // begins with a step to an empty point, so a side with a capture has a step too, and
+        // whether it has a step is the one question.
+        if !has_paika_move(pos) {
+            return loss_in(ply as u32);
         }
-        self.search_captures(pos, ply, alpha, beta, qply)
+        self.evaluate(pos)
     }
 
     /// Searches the captures of `self.turns[ply]`, most stones first (the first generated on
