@@ -10,13 +10,15 @@ const fn splitmix64(state: u64) -> (u64, u64) {
     (state, z ^ (z >> 31))
 }
 
-const KEYS: ([[u64; 45]; 2], u64) = {
-    let mut keys = [[0u64; 45]; 2];
+/// The keys by colour and point index, padded to 64 points with zeros (so that a point index
+/// taken from a bit of a board needs no bounds check), and the side key.
+const KEYS: ([[u64; 64]; 2], u64) = {
+    let mut keys = [[0u64; 64]; 2];
     let mut state = 0x00FA_0A0A_F0A0_2025u64;
     let mut c = 0;
     while c < 2 {
         let mut p = 0;
-        while p < 45 {
+        while p < Point::NUM {
             let (s, k) = splitmix64(state);
             state = s;
             keys[c][p] = k;
@@ -40,7 +42,13 @@ pub const SIDE_KEY: u64 = KEYS.1;
 /// The xor of the keys of stones of colour `c` on every point of `bb`.
 #[inline]
 pub fn stones_key(c: Color, bb: Bitboard) -> u64 {
-    bb.into_iter().fold(0, |h, p| h ^ stone_key(c, p))
+    let keys = &KEYS.0[c as usize];
+    let (mut bits, mut h) = (bb.0, 0);
+    while bits != 0 {
+        h ^= keys[bits.trailing_zeros() as usize & 63];
+        bits &= bits - 1;
+    }
+    h
 }
 
 #[cfg(test)]

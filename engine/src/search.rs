@@ -5,6 +5,7 @@
 
 mod limits;
 pub mod mobility;
+mod pick;
 mod root;
 mod searcher;
 mod tablebase;

@@ -11,6 +11,7 @@ use fanorona_core::{DrawRules, Move, MoveList, Position, TurnList};
 use fanorona_tb::Tablebase;
 
 use super::mobility::has_paika_move;
+use super::pick::{TT_MOVE, pick};
 use super::threads::skips;
 use super::tt::{Bound, TableError, TranspositionTable};
 use super::{Limits, MAX_DEPTH, MAX_PLY, SearchRoot};
@@ -27,7 +28,6 @@ pub const MAX_QUIESCENCE: usize = 16;
 const KILLER_1: i32 = 5_000;
 const KILLER_2: i32 = 4_000;
 const HISTORY_MAX: i32 = 3_000;
-const TT_MOVE: i32 = i32::MAX;
 const PER_STONE: i32 = 10_000;
 
 /// Progress after each completed iteration.
@@ -733,17 +733,16 @@ impl Searcher {
         }
         let deeper = qply < self.settings.quiescence && ply < MAX_PLY - 1;
         // The captures are generated only where they are searched.
-        let captures = if deeper { pos.generate_captures(&mut self.turns[ply]) } else { pos.has_capture() };
-        if !captures {
-            if !has_paika_move(pos) {
-                return loss_in(ply as u32);
-            }
-            return self.evaluate(pos);
+        if deeper && pos.generate_captures(&mut self.turns[ply]) {
+            return self.search_captures(pos, ply, alpha, beta, qply);
         }
-        if !deeper {
-            return self.evaluate(pos);
+        // Not searched deeper: a side with a turn is evaluated, one without has lost. A capture
+        // begins with a step to an empty point, so a side with a capture has a step too, and
+        // whether it has a step is the one question.
+        if !has_paika_move(pos) {
+            return loss_in(ply as u32);
         }
-        self.search_captures(pos, ply, alpha, beta, qply)
+        self.evaluate(pos)
     }
 
     /// Searches the captures of `self.turns[ply]`, most stones first (the first generated on
@@ -881,32 +880,4 @@ struct Window {
     alpha: i32,
     beta: i32,
     pv_node: bool,
-}
-
-/// Selection step: the index of the best-scored turn not yet tried (the first on ties), marked
-/// as tried.
-#[inline]
-fn pick(order: &mut [i32]) -> usize {
-    // One key per turn, the score above the complement of the index, so that the greatest key
-    // is the best score at the lowest index: a maximum with no data-dependent branch (which
-    // turn scores best is as good as random to a branch predictor).
-    let key = order.iter().enumerate().map(|(j, &v)| i64::from(v) << 32 | i64::from(!(j as u32))).max();
-    let best = key.map_or(0, |k| !(k as u32) as usize);
-    if let Some(v) = order.get_mut(best) {
-        *v = i32::MIN;
-    }
-    best
-}
-
-#[cfg(test)]
-mod tests {
-    use super::pick;
-
-    #[test]
-    fn pick_takes_the_best_first_on_ties_and_marks_it() {
-        let mut order = vec![3, 7, -2, 7, 0];
-        let picked: Vec<usize> = (0..order.len()).map(|_| pick(&mut order)).collect();
-        assert_eq!(picked, vec![1, 3, 0, 4, 2]);
-        assert!(order.iter().all(|&v| v == i32::MIN));
-    }
 }
