@@ -15,7 +15,12 @@ use crate::eval::Evaluator;
 #[derive(Debug)]
 enum Inference {
     /// Integers, with a lazily updated accumulator (clipped-ReLU networks).
-    Quantised { q: Arc<QuantisedNetwork>, acc: LazyAccumulator, scratch: Box<Scratch>, pending: PendingRows },
+    Quantised {
+        q: Arc<QuantisedNetwork>,
+        acc: LazyAccumulator,
+        scratch: Box<Scratch>,
+        pending: Box<PendingRows>,
+    },
     /// Floats, with an eagerly updated accumulator (ReLU and linear networks).
     Float { acc: Accumulator, pre: Vec<f32>, a: Vec<f32>, b: Vec<f32>, active: Vec<u16> },
 }
@@ -58,7 +63,7 @@ impl NetEvaluator {
         let inference = match q {
             Some(q) => {
                 let (acc, scratch) = (LazyAccumulator::new(&q), Box::new(q.scratch()));
-                Inference::Quantised { acc, scratch, q, pending: PendingRows::new() }
+                Inference::Quantised { acc, scratch, q, pending: Box::new(PendingRows::new()) }
             }
             None => {
                 let w = net.max_width();

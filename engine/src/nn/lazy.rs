@@ -69,6 +69,8 @@ pub struct LazyAccumulator {
     ply: usize,
     /// A position off the search path, computed from scratch.
     scratch: Aligned<i16>,
+    /// The rows of the move [`LazyAccumulator::apply`] is applying (kept to be reused).
+    rows: PendingRows,
 }
 
 impl LazyAccumulator {
@@ -81,6 +83,7 @@ impl LazyAccumulator {
             changes: vec![Change::ROOT; INITIAL_PLIES],
             ply: 0,
             scratch: Aligned::filled(width, 0),
+            rows: PendingRows::new(),
         }
     }
 
@@ -198,8 +201,9 @@ impl LazyAccumulator {
 
     /// Computes ply `ply` from ply `ply - 1` and the recorded change.
     fn apply(&mut self, net: &QuantisedNetwork, ply: usize, persp: Color) {
-        let mut rows = PendingRows::new();
-        self.changes[ply].rows(persp, &mut rows);
+        let rows = &mut self.rows;
+        rows.clear();
+        self.changes[ply].rows(persp, rows);
         let w = self.width;
         let src = ((ply - 1) * 2 + persp.index()) * w;
         let dst = (ply * 2 + persp.index()) * w;

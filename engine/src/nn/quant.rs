@@ -16,7 +16,7 @@
 
 use super::aligned::Aligned;
 use super::simd::{self, ExtraRows, IN_ALIGN, Kernel, OUT_ALIGN, ROW_ALIGN, RowDelta};
-use super::{Activation, Encoding, MAX_THREATS, Network, PendingRows, SCORE_SCALE};
+use super::{Activation, Encoding, Network, PendingRows, SCORE_SCALE};
 use fanorona_core::Point;
 
 /// First-layer scale: the accumulator holds 508 times the pre-activation; its activation is
@@ -120,7 +120,7 @@ struct HiddenLayer {
 #[derive(Clone, Debug)]
 pub struct QuantisedNetwork {
     /// The input encoding: stone planes (all in the accumulator) or threat planes (the threat
-    /// rows added at evaluation, [`QuantisedNetwork::score_threats`]).
+    /// rows added at evaluation, [`QuantisedNetwork::score_pending`]).
     encoding: Encoding,
     /// Padded first-layer width.
     width: usize,
@@ -275,14 +275,12 @@ impl QuantisedNetwork {
     }
 
     /// The score of `pos` by this network's encoding: [`QuantisedNetwork::score`] through its
-    /// bucket for stone planes, [`QuantisedNetwork::score_threats`] for threat planes. `acc`
-    /// is its stone-plane accumulator from the side to move's view.
+    /// bucket for stone planes; for threat planes, the rows of its threat inputs
+    /// ([`super::threat_features`]) are added as the accumulator is activated. `acc` is its
+    /// stone-plane accumulator from the side to move's view. Allocates nothing.
     #[inline]
     pub fn score_position(&self, acc: &[i16], pos: &fanorona_core::Position, s: &mut Scratch) -> i32 {
-        match self.encoding {
-            Encoding::StonePlanes => self.score(acc, self.bucket(pos), s),
-            Encoding::ThreatPlanes => self.score_threats(acc, pos, s),
-        }
+        self.score_pending(acc, &mut PendingRows::new(), pos, s)
     }
 
     /// [`QuantisedNetwork::score_position`] of an accumulator that still lacks the rows of
@@ -301,18 +299,6 @@ impl QuantisedNetwork {
             pending.added_more(n);
         }
         let extra = ExtraRows { weights: &self.ft_weights, rows: pending.added(), sub: pending.taken() };
-        self.score_with(acc, extra, self.bucket(pos), s)
-    }
-
-    /// The score of `pos` (threat planes): `acc` is its stone-plane accumulator from the side
-    /// to move's view; the rows of its threat inputs ([`super::threat_features`]) are added to
-    /// it as it is activated, then the rest of the network runs as in
-    /// [`QuantisedNetwork::score`]. Allocates nothing.
-    #[inline]
-    pub fn score_threats(&self, acc: &[i16], pos: &fanorona_core::Position, s: &mut Scratch) -> i32 {
-        let mut threats = [0u16; MAX_THREATS];
-        let n = super::threat_features(pos, &mut threats);
-        let extra = ExtraRows { weights: &self.ft_weights, rows: &threats[..n], sub: &[] };
         self.score_with(acc, extra, self.bucket(pos), s)
     }
 
