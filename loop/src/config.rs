@@ -380,6 +380,16 @@ mod tests {
     }
 
     #[test]
+    fn the_two_hour_example_parses() {
+        let c = LoopConfig::from_toml(include_str!("../loop-2h.toml")).unwrap();
+        assert_eq!((c.generations, c.selfplay.first_games, c.selfplay.games), (7, 20000, 10000));
+        assert_eq!((c.selfplay.search.as_str(), c.gate.games), ("depth=4", 200));
+        // The rest is the built-in default.
+        assert_eq!(c.train.trainer.architecture().unwrap().to_string(), "threats:180-256-1");
+        assert_eq!(c.final_match.games, 400);
+    }
+
+    #[test]
     fn bad_values_are_named() {
         for (text, needle) in [
             ("generations = 0", "generations"),
