@@ -6,6 +6,7 @@
 mod limits;
 pub mod mobility;
 mod pick;
+mod reduce;
 mod root;
 mod searcher;
 mod tablebase;

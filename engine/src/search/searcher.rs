@@ -12,6 +12,7 @@ use fanorona_tb::Tablebase;
 
 use super::mobility::has_paika_move;
 use super::pick::{TT_MOVE, pick};
+use super::reduce::reduction;
 use super::threads::skips;
 use super::tt::{Bound, TableError, TranspositionTable};
 use super::{Limits, MAX_DEPTH, MAX_PLY, SearchRoot};
@@ -694,7 +695,19 @@ impl Searcher {
                 ahead = Some(j);
             }
             let mv = self.lists[ply][i];
-            let score = self.child(pos, &mv, depth - 1, ply, alpha, beta, quiet, n == 0);
+            let r = reduction(depth, n, pv_node);
+            let score = if r > 0 {
+                // A late turn: first a null-window search to a reduced depth; searched again
+                // to the full depth only if it beats alpha there.
+                let s = self.child(pos, &mv, depth - 1 - r, ply, alpha, alpha + 1, quiet, false);
+                if s > alpha && !self.stopped {
+                    self.child(pos, &mv, depth - 1, ply, alpha, beta, quiet, false)
+                } else {
+                    s
+                }
+            } else {
+                self.child(pos, &mv, depth - 1, ply, alpha, beta, quiet, n == 0)
+            };
             if self.stopped {
                 break;
             }
