@@ -437,7 +437,7 @@ impl Searcher {
         self.pv_len[0] = 0;
         for (i, entry) in order.iter_mut().enumerate() {
             let mv = entry.0;
-            let score = self.child(pos, &mv, depth as i32 - 1, 0, alpha, beta, quiet, i == 0);
+            let score = self.child(pos, &mv, depth as i32 - 1, 0, 0, alpha, beta, quiet, i == 0);
             if self.stopped {
                 break;
             }
@@ -478,7 +478,9 @@ impl Searcher {
     }
 
     /// Plays `mv` from `pos` (at `ply`) and searches the child with PVS: a null window first
-    /// unless `full`, widened when the child beats alpha.
+    /// unless `full`, widened when the child beats alpha. A late turn (`reduction > 0`, see
+    /// [`reduction`]) is first searched with the null window `reduction` turns shallower, and
+    /// to `depth` only when it beats alpha there; the turn is made once for both.
     #[allow(clippy::too_many_arguments)]
     #[inline]
     fn child(
@@ -486,6 +488,7 @@ impl Searcher {
         pos: &Position,
         mv: &Move,
         depth: i32,
+        reduction: i32,
         ply: usize,
         alpha: i32,
         beta: i32,
@@ -506,16 +509,41 @@ impl Searcher {
         let score = if full {
             -self.negamax(&next, depth, ply + 1, -beta, -alpha, quiet)
         } else {
-            let s = -self.negamax(&next, depth, ply + 1, -alpha - 1, -alpha, quiet);
-            if s > alpha && s < beta && !self.stopped {
-                -self.negamax(&next, depth, ply + 1, -beta, -alpha, quiet)
-            } else {
-                s
-            }
+            self.scout(&next, depth, reduction, ply, alpha, beta, quiet)
         };
         self.path.pop();
         self.eval.unmake();
         score
+    }
+
+    /// The null-window part of [`Searcher::child`], `next` already made: reduced first when
+    /// `reduction > 0`, then at `depth`, then with the full window when inside it. A search
+    /// again at `depth` after a reduced one counts as a node, as a turn made again would.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn scout(
+        &mut self,
+        next: &Position,
+        depth: i32,
+        reduction: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        quiet: u32,
+    ) -> i32 {
+        if reduction > 0 {
+            let s = -self.negamax(next, depth - reduction, ply + 1, -alpha - 1, -alpha, quiet);
+            if s <= alpha || self.stopped {
+                return s;
+            }
+            self.nodes += 1;
+        }
+        let s = -self.negamax(next, depth, ply + 1, -alpha - 1, -alpha, quiet);
+        if s > alpha && s < beta && !self.stopped {
+            -self.negamax(next, depth, ply + 1, -beta, -alpha, quiet)
+        } else {
+            s
+        }
     }
 
     #[inline]
@@ -696,18 +724,7 @@ impl Searcher {
             }
             let mv = self.lists[ply][i];
             let r = reduction(depth, n, pv_node);
-            let score = if r > 0 {
-                // A late turn: first a null-window search to a reduced depth; searched again
-                // to the full depth only if it beats alpha there.
-                let s = self.child(pos, &mv, depth - 1 - r, ply, alpha, alpha + 1, quiet, false);
-                if s > alpha && !self.stopped {
-                    self.child(pos, &mv, depth - 1, ply, alpha, beta, quiet, false)
-                } else {
-                    s
-                }
-            } else {
-                self.child(pos, &mv, depth - 1, ply, alpha, beta, quiet, n == 0)
-            };
+            let score = self.child(pos, &mv, depth - 1, r, ply, alpha, beta, quiet, n == 0);
             if self.stopped {
                 break;
             }
