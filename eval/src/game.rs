@@ -8,8 +8,9 @@ use fanorona_data::TurnInfo;
 use fanorona_tb::Tablebase;
 
 use crate::adjudication::{Adjudication, Adjudicator};
+use crate::cpu_share::CpuShare;
 use crate::external::Fault;
-use crate::seat::{ClockState, Seat};
+use crate::seat::{Chosen, ClockState, Seat};
 
 /// A finished game.
 #[derive(Debug)]
@@ -20,6 +21,8 @@ pub(crate) struct Played {
     pub times: Vec<u64>,
     /// The side whose engine failed, with why.
     pub fault: Option<(Color, Fault)>,
+    /// The timed turns of White's and Black's engine ([`Color::index`]).
+    pub cpu: [CpuShare; 2],
 }
 
 /// What ends a game besides the rules of play.
@@ -87,8 +90,13 @@ pub(crate) fn play_game(
     stop: &AtomicBool,
 ) -> Option<Played> {
     let mut game = Game::new(start, referee.rules);
-    let mut played =
-        Played { game: Game::new(start, referee.rules), info: Vec::new(), times: Vec::new(), fault: None };
+    let mut played = Played {
+        game: Game::new(start, referee.rules),
+        info: Vec::new(),
+        times: Vec::new(),
+        fault: None,
+        cpu: [CpuShare::default(); 2],
+    };
     let forfeit = |game: &mut Game, side: Color, f: Fault| {
         game.set_outcome(Outcome { winner: Some(side.other()), termination: f.termination });
         Some((side, f))
@@ -113,7 +121,7 @@ pub(crate) fn play_game(
         }
         let side = game.position().turn();
         let seat = if side == Color::White { &mut *white } else { &mut *black };
-        let (mv, turn_info, took) = match seat.choose(&game, &clocks.state) {
+        let Chosen { mv, info: turn_info, took, cpu } = match seat.choose(&game, &clocks.state) {
             Ok(t) => t,
             Err(f) => {
                 played.fault = forfeit(&mut game, side, f);
@@ -136,6 +144,9 @@ pub(crate) fn play_game(
         game.play_unchecked(&mv);
         played.info.push(turn_info);
         played.times.push(took_ms as u64);
+        if let Some(cpu) = cpu {
+            played.cpu[side.index()].add(took, cpu);
+        }
         if game.outcome().is_none()
             && let Some(o) = adjudicator.observe(side, turn_info.score, game.moves().len())
         {

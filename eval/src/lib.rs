@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 pub mod adjudication;
+pub mod cpu_share;
 mod error;
 pub mod external;
 mod game;
@@ -18,6 +19,7 @@ pub mod timecontrol;
 mod tournament;
 
 pub use adjudication::{Adjudication, DrawRule, ResignRule};
+pub use cpu_share::CpuShare;
 pub use error::EvalError;
 pub use merge::{MergeReport, merge_shards};
 pub use openings::OpeningSource;

@@ -8,6 +8,7 @@ use fanorona_core::{Color, Outcome};
 use fanorona_data::GameRecord;
 use serde::{Deserialize, Serialize};
 
+use crate::cpu_share::{CpuShare, cpu_share_line};
 use crate::stats::{EloEstimate, Pentanomial, SprtConfig, SprtVerdict, Wdl};
 
 /// One finished game, as kept in the state file and the report.
@@ -96,6 +97,10 @@ pub struct MatchReport {
     pub seconds: f64,
     /// Games played in this run (not counting resumed ones).
     pub games_this_run: u64,
+    /// How much of a core the timed searches of engine 0 and engine 1 got in this run
+    /// ([`CpuShare`]; no turns when the engines were not time-limited or not in-process).
+    #[serde(default)]
+    pub cpu: [CpuShare; 2],
     /// Every game, in order (only when the match keeps records).
     #[serde(skip)]
     pub records: Vec<GameRecord>,
@@ -109,6 +114,8 @@ pub(crate) struct Tally {
     pub white: Wdl,
     pub terminations: BTreeMap<String, u64>,
     pub faults: Vec<(u64, FaultRecord)>,
+    /// The timed turns of engine 0 and engine 1 played in this run.
+    pub cpu: [CpuShare; 2],
 }
 
 impl Tally {
@@ -159,6 +166,7 @@ impl MatchReport {
             stopped_early: false,
             seconds: 0.0,
             games_this_run: 0,
+            cpu: t.cpu,
             records: Vec::new(),
         }
     }
@@ -216,6 +224,9 @@ impl MatchReport {
         }
         let ends: Vec<String> = self.terminations.iter().map(|(k, v)| format!("{k} {v}")).collect();
         let _ = writeln!(s, "Endings: {}", ends.join(", "));
+        if let Some(line) = cpu_share_line(&self.cpu) {
+            let _ = writeln!(s, "{line}");
+        }
         for (game, f) in self.faults.iter().take(10) {
             let name = self.engines.get(f.engine).map_or("?", String::as_str);
             let _ = writeln!(s, "Fault: game {game}, {name}: {}", f.reason);

@@ -482,6 +482,8 @@ fn count_pair(
             fault,
         });
         pair_records.push(record);
+        tally.cpu[white_engine].merge(&p.cpu[Color::White.index()]);
+        tally.cpu[1 - white_engine].merge(&p.cpu[Color::Black.index()]);
         pair_times.push(p.times);
     }
     if let Some(w) = out.writer.as_deref_mut() {

@@ -8,11 +8,22 @@ use fanorona_core::{Color, Game, Move, MoveError, Position, Termination};
 use fanorona_data::TurnInfo;
 use fanorona_engine::protocol::turn_budget_ms;
 use fanorona_engine::search::Limits;
+use fanorona_engine::thread_time::thread_cpu_time;
 use fanorona_engine::{Player, PlayerSpec, Rng};
 
 use crate::EvalError;
 use crate::external::{ExternalEngine, Fault};
 use crate::log::EngineLog;
+
+/// A seat's turn: the move, its info, the wall time it took and, for an in-process player
+/// under a time limit, the processor time of the thread that searched it.
+#[derive(Debug)]
+pub(crate) struct Chosen {
+    pub mv: Move,
+    pub info: TurnInfo,
+    pub took: Duration,
+    pub cpu: Option<Duration>,
+}
 use crate::spec::{Clock, EngineKind, EngineSpec, ExternalSpec};
 use crate::timecontrol::Control;
 
@@ -128,19 +139,18 @@ impl Seat {
     /// Picks a turn in `game` (not over). Returns the turn (legal) with its info and how long
     /// it took, or the fault that loses the game; an external engine is dropped (killed) after
     /// a fault and restarted for the next game.
-    pub(crate) fn choose(
-        &mut self,
-        game: &Game,
-        clocks: &ClockState,
-    ) -> Result<(Move, TurnInfo, Duration), Fault> {
+    pub(crate) fn choose(&mut self, game: &Game, clocks: &ClockState) -> Result<Chosen, Fault> {
         match self {
             Seat::Player { spec, player, control, .. } => {
                 let t = std::time::Instant::now();
-                let d = if control.is_set() {
-                    player.choose_within(game, player_limits(spec, control, game.position().turn(), clocks))
-                } else {
-                    player.choose(game)
-                };
+                let limits = player_limits(spec, control, game.position().turn(), clocks);
+                let timed = limits.movetime.is_some();
+                let cpu_before = if timed { thread_cpu_time() } else { None };
+                let d =
+                    if control.is_set() { player.choose_within(game, limits) } else { player.choose(game) };
+                let took = t.elapsed();
+                // The search of a one-thread engine runs on this thread.
+                let cpu = cpu_before.zip(thread_cpu_time()).map(|(a, b)| b.saturating_sub(a));
                 if !game.legal_moves().contains(&d.mv) {
                     return Err(Fault {
                         termination: Termination::IllegalMove,
@@ -152,14 +162,14 @@ impl Seat {
                     depth: d.depth.map(|x| x.min(u16::MAX as u32) as u16),
                     exploration: false,
                 };
-                Ok((d.mv, info, t.elapsed()))
+                Ok(Chosen { mv: d.mv, info, took, cpu })
             }
             Seat::External { spec, engine, .. } => {
                 let r = Self::choose_external(spec, engine, game, clocks);
                 if r.is_err() {
                     *engine = None;
                 }
-                r
+                r.map(|(mv, info, took)| Chosen { mv, info, took, cpu: None })
             }
         }
     }

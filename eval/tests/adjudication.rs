@@ -57,4 +57,14 @@ fn in_process_players_play_under_a_clock() {
     // The clocked player searched deeper than depth 1 on some turn: its limits are the clock's.
     let deep = r.records.iter().flat_map(|g| &g.turns).filter_map(|t| t.info.depth).max().unwrap();
     assert!(deep > 1, "{deep}");
+    // Both are time-limited (a clock, `st`): every turn's processor time is measured, by
+    // engine (each plays one game as White and one as Black); the scheduler's figures advance
+    // a tick at a time, so a turn may read up to a tick more than its wall time.
+    if fanorona_engine::thread_time::thread_cpu_time().is_some() {
+        let turns: usize = r.records.iter().map(|g| g.len()).sum();
+        assert_eq!((r.cpu[0].turns + r.cpu[1].turns) as usize, turns);
+        for s in r.cpu {
+            assert!(s.turns > 0 && s.wall_us > 0 && s.cpu_us <= s.wall_us + 10_000 * s.turns, "{s:?}");
+        }
+    }
 }

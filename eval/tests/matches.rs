@@ -42,6 +42,9 @@ fn results_do_not_depend_on_the_thread_count() {
     }
     // A one-ply searcher beats a random mover.
     assert!(one.wdl.wins > one.wdl.losses, "{:?}", one.wdl);
+    // Neither engine has a time limit: no turn's processor share is measured.
+    assert_eq!(one.cpu, [fanorona_eval::CpuShare::default(); 2]);
+    assert!(!one.summary_text().contains("CPU share"));
 }
 
 /// Writes an executable shell script engine that does the handshake and then misbehaves on

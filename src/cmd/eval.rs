@@ -356,6 +356,8 @@ fn print_match(report: &MatchReport, config: &MatchConfig, json: bool) -> anyhow
         v["opening_repeats"] = config.openings.duplicates().map_or(0, |d| d.len()).into();
         v["seed"] = config.seed.into();
         v["games_per_second"] = games_per_second(report).into();
+        // Each engine's processor time over wall time in its timed turns (null: not measured).
+        v["cpu_share"] = serde_json::json!(report.cpu.map(|s| s.share()));
         writeln!(out, "{v}")?;
     } else {
         write!(out, "{}", report.summary_text())?;
