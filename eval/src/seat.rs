@@ -14,6 +14,8 @@ use fanorona_engine::{Player, PlayerSpec, Rng};
 use crate::EvalError;
 use crate::external::{ExternalEngine, Fault};
 use crate::log::EngineLog;
+use crate::spec::{Clock, EngineKind, EngineSpec, ExternalSpec};
+use crate::timecontrol::Control;
 
 /// A seat's turn: the move, its info, the wall time it took and, for an in-process player
 /// under a time limit, the processor time of the thread that searched it.
@@ -24,8 +26,6 @@ pub(crate) struct Chosen {
     pub took: Duration,
     pub cpu: Option<Duration>,
 }
-use crate::spec::{Clock, EngineKind, EngineSpec, ExternalSpec};
-use crate::timecontrol::Control;
 
 /// One engine of a match, as one worker thread runs it.
 pub(crate) enum Seat {
