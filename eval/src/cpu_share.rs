@@ -34,9 +34,7 @@ impl CpuShare {
     /// Counts one turn that took `wall`, of which the searching thread ran `cpu`.
     pub fn add(&mut self, wall: Duration, cpu: Duration) {
         let us = |d: Duration| u64::try_from(d.as_micros()).unwrap_or(u64::MAX);
-        self.turns += 1;
-        self.wall_us = self.wall_us.saturating_add(us(wall));
-        self.cpu_us = self.cpu_us.saturating_add(us(cpu));
+        self.merge(&CpuShare { turns: 1, wall_us: us(wall), cpu_us: us(cpu) });
     }
 
     /// Adds the turns of `other`.

@@ -8,7 +8,7 @@ use fanorona_core::{Color, Game, Move, MoveError, Position, Termination};
 use fanorona_data::TurnInfo;
 use fanorona_engine::protocol::turn_budget_ms;
 use fanorona_engine::search::Limits;
-use fanorona_engine::thread_time::thread_cpu_time;
+use fanorona_engine::thread_time;
 use fanorona_engine::{Player, PlayerSpec, Rng};
 
 use crate::EvalError;
@@ -145,12 +145,17 @@ impl Seat {
                 let t = std::time::Instant::now();
                 let limits = player_limits(spec, control, game.position().turn(), clocks);
                 let timed = limits.movetime.is_some();
-                let cpu_before = if timed { thread_cpu_time() } else { None };
-                let d =
-                    if control.is_set() { player.choose_within(game, limits) } else { player.choose(game) };
-                let took = t.elapsed();
-                // The search of a one-thread engine runs on this thread.
-                let cpu = cpu_before.zip(thread_cpu_time()).map(|(a, b)| b.saturating_sub(a));
+                let set = control.is_set();
+                let mut choose =
+                    || if set { player.choose_within(game, limits) } else { player.choose(game) };
+                // The search of a one-thread engine runs on this thread; its processor time is
+                // read (two reads of a /proc file) only for a time-limited turn.
+                let (d, took, cpu) = if timed {
+                    thread_time::timed(choose)
+                } else {
+                    let d = choose();
+                    (d, t.elapsed(), None)
+                };
                 if !game.legal_moves().contains(&d.mv) {
                     return Err(Fault {
                         termination: Termination::IllegalMove,
