@@ -379,6 +379,49 @@ fn shards_from_a_job_array_merge_into_the_one_big_match() {
 }
 
 #[test]
+fn timed_shards_carry_their_cpu_share_into_the_merge_and_a_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let turns = |v: &serde_json::Value, engine: usize| v["cpu"][engine]["turns"].as_u64().unwrap();
+    let mut sums = [0, 0];
+    for shard in ["0/2", "1/2"] {
+        let out = d(&format!("s{}", &shard[..1]));
+        let v = json(&fanorona(&[
+            "eval",
+            "-e",
+            "alphabeta:movetime=2",
+            "-e",
+            "alphabeta:movetime=2,eval=material",
+            "-n",
+            "4",
+            "--max-plies",
+            "30",
+            "--shard",
+            shard,
+            "-o",
+            &out,
+            "--json",
+        ]));
+        for (engine, sum) in sums.iter_mut().enumerate() {
+            *sum += turns(&v, engine);
+        }
+    }
+    // Both engines are time-limited: every turn was measured, where Linux gives thread times.
+    if fanorona_engine::thread_time::thread_cpu_time().is_some() {
+        assert!(sums.iter().all(|&t| t > 0), "{sums:?}");
+    }
+    let merged = json(&fanorona(&["eval", "merge", &d("s0"), &d("s1"), "-o", &d("all"), "--json"]));
+    assert_eq!(merged["complete"], true);
+    for (engine, &sum) in sums.iter().enumerate() {
+        assert_eq!(turns(&merged["report"], engine), sum, "engine {engine}: {merged}");
+    }
+    // The merged match resumed plays nothing and still reports the shards' turns.
+    let again = json(&fanorona(&["eval", "--resume", "-o", &d("all"), "--json"]));
+    assert_eq!(again["games_this_run"], 0);
+    assert_eq!(again["cpu"], merged["report"]["cpu"]);
+}
+
+#[test]
 fn opening_files_name_bad_lines_and_report_repeats() {
     let dir = tempfile::tempdir().unwrap();
     let book = dir.path().join("book.txt");

@@ -89,6 +89,9 @@ pub fn merge_shards(dirs: &[PathBuf], out: &Path) -> Result<MergeReport, EvalErr
             }
         }
         records.extend(kept);
+        for (sum, shard) in tally.cpu.iter_mut().zip(&st.cpu) {
+            sum.merge(shard);
+        }
     }
     std::fs::create_dir_all(out).map_err(|e| EvalError::io(out, e))?;
     let path = out.join(GAMES_FILE);
@@ -111,6 +114,7 @@ pub fn merge_shards(dirs: &[PathBuf], out: &Path) -> Result<MergeReport, EvalErr
             pairs_done: tally.penta.pairs(),
             faults: tally.faults.clone(),
             finished: true,
+            cpu: tally.cpu,
         }
         .save(out)?;
     }

@@ -97,8 +97,10 @@ pub struct MatchReport {
     pub seconds: f64,
     /// Games played in this run (not counting resumed ones).
     pub games_this_run: u64,
-    /// How much of a core the timed searches of engine 0 and engine 1 got in this run
-    /// ([`CpuShare`]; no turns when the engines were not time-limited or not in-process).
+    /// How much of a core the timed searches of engine 0 and engine 1 got in the counted games,
+    /// resumed runs and merged shards included ([`CpuShare`]; no turns when the engines were
+    /// not time-limited or not in-process, or the games were saved by a version that did not
+    /// measure it).
     #[serde(default)]
     pub cpu: [CpuShare; 2],
     /// Every game, in order (only when the match keeps records).
@@ -114,7 +116,7 @@ pub(crate) struct Tally {
     pub white: Wdl,
     pub terminations: BTreeMap<String, u64>,
     pub faults: Vec<(u64, FaultRecord)>,
-    /// The timed turns of engine 0 and engine 1 played in this run.
+    /// The timed turns of engine 0 and engine 1 in the counted pairs (restored on resume).
     pub cpu: [CpuShare; 2],
 }
 

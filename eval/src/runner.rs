@@ -291,7 +291,7 @@ fn open_output(config: &MatchConfig, first: u64) -> Result<Saved, EvalError> {
             )));
         }
         saved.writer = Some(state::create_games(dir, config)?);
-        state_after(config, 0, Vec::new(), false).save(dir)?;
+        state_after(config, 0, &Tally::default(), false).save(dir)?;
         return Ok(saved);
     }
     let st = MatchState::load(dir)?;
@@ -308,6 +308,7 @@ fn open_output(config: &MatchConfig, first: u64) -> Result<Saved, EvalError> {
             saved.tally.add_pair(&[a.clone(), b.clone()]);
         }
     }
+    saved.tally.cpu = st.cpu;
     saved.finished = st.finished;
     if config.keep_records {
         saved.records = kept;
@@ -316,14 +317,16 @@ fn open_output(config: &MatchConfig, first: u64) -> Result<Saved, EvalError> {
     Ok(saved)
 }
 
-/// The state file of `config` after `pairs_done` pairs.
-fn state_after(
-    config: &MatchConfig,
-    pairs_done: u64,
-    faults: Vec<(u64, FaultRecord)>,
-    finished: bool,
-) -> MatchState {
-    MatchState { version: state::STATE_VERSION, config: config.clone(), pairs_done, faults, finished }
+/// The state file of `config` after `pairs_done` pairs, counted in `tally`.
+fn state_after(config: &MatchConfig, pairs_done: u64, tally: &Tally, finished: bool) -> MatchState {
+    MatchState {
+        version: state::STATE_VERSION,
+        config: config.clone(),
+        pairs_done,
+        faults: tally.faults.clone(),
+        finished,
+        cpu: tally.cpu,
+    }
 }
 
 /// What this run played.
@@ -371,7 +374,7 @@ impl Counter<'_> {
         let is_decided = sprt.is_some_and(|s| s.verdict != SprtVerdict::Continue);
         let all = next >= self.end;
         if let Some(dir) = &config.out {
-            state_after(config, next - self.first, tally.faults.clone(), is_decided || all).save(dir)?;
+            state_after(config, next - self.first, tally, is_decided || all).save(dir)?;
         }
         if is_decided || all {
             self.played.stopped_early = is_decided && !all;

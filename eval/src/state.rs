@@ -13,7 +13,7 @@ use fanorona_data::{
 use serde::{Deserialize, Serialize};
 
 use crate::report::{FaultRecord, GameSummary};
-use crate::{EvalError, MatchConfig};
+use crate::{CpuShare, EvalError, MatchConfig};
 
 /// The state file's name in the output directory.
 pub const STATE_FILE: &str = "state.json";
@@ -36,6 +36,10 @@ pub struct MatchState {
     pub faults: Vec<(u64, FaultRecord)>,
     /// Whether the match has ended (all pairs played or the SPRT decided).
     pub finished: bool,
+    /// The timed turns of engine 0 and engine 1 in the counted pairs, over every run of the
+    /// match ([`CpuShare`]; absent from files written before it was kept: none).
+    #[serde(default)]
+    pub cpu: [CpuShare; 2],
 }
 
 impl MatchState {
