@@ -82,16 +82,8 @@ pub fn merge_shards(dirs: &[PathBuf], out: &Path) -> Result<MergeReport, EvalErr
         let (first, end) = st.config.pair_range();
         complete &= st.finished && st.pairs_done == end - first;
         let kept = state::saved_games(dir, &st.config, first * 2, st.pairs_done * 2)?;
-        let summaries = state::summaries_from_records(&kept, &st.faults);
-        for pair in summaries.chunks(2) {
-            if let [a, b] = pair {
-                tally.add_pair(&[a.clone(), b.clone()]);
-            }
-        }
+        tally.add_saved(&state::summaries_from_records(&kept, &st.faults), &st.cpu);
         records.extend(kept);
-        for (sum, shard) in tally.cpu.iter_mut().zip(&st.cpu) {
-            sum.merge(shard);
-        }
     }
     std::fs::create_dir_all(out).map_err(|e| EvalError::io(out, e))?;
     let path = out.join(GAMES_FILE);

@@ -133,6 +133,19 @@ impl Tally {
         self.penta.add_pair(games[0].score_of_first(), games[1].score_of_first());
     }
 
+    /// Counts the saved games `summaries` (whole pairs, in order) and the timed turns `cpu`
+    /// of a match's state file: a resumed match, or one shard of a merge.
+    pub(crate) fn add_saved(&mut self, summaries: &[GameSummary], cpu: &[CpuShare; 2]) {
+        for pair in summaries.chunks(2) {
+            if let [a, b] = pair {
+                self.add_pair(&[a.clone(), b.clone()]);
+            }
+        }
+        for (sum, saved) in self.cpu.iter_mut().zip(cpu) {
+            sum.merge(saved);
+        }
+    }
+
     pub(crate) fn sprt(&self, config: Option<&SprtConfig>) -> Option<SprtReport> {
         config.map(|c| {
             let llr = c.llr(&self.penta);

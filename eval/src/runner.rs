@@ -303,12 +303,7 @@ fn open_output(config: &MatchConfig, first: u64) -> Result<Saved, EvalError> {
     }
     let (w, kept) = state::reopen_games(dir, config, first * 2, st.pairs_done * 2)?;
     saved.summaries = state::summaries_from_records(&kept, &st.faults);
-    for pair in saved.summaries.chunks(2) {
-        if let [a, b] = pair {
-            saved.tally.add_pair(&[a.clone(), b.clone()]);
-        }
-    }
-    saved.tally.cpu = st.cpu;
+    saved.tally.add_saved(&saved.summaries, &st.cpu);
     saved.finished = st.finished;
     if config.keep_records {
         saved.records = kept;
