@@ -10,14 +10,16 @@ pub const MAX_STONES: u32 = 22;
 
 /// A valid position: no point holds two stones and neither side has more than 22 stones.
 ///
-/// It carries its Zobrist hash, updated incrementally by [`Position::play_unchecked`].
+/// It holds nothing but the stones and the side to move: its Zobrist key is computed when asked
+/// ([`Position::hash`]), and a search keeps the key of each position it visits incrementally
+/// from [`Position::hash_delta`] (as shakmaty's positions and its `Zobrist` wrapper), so the
+/// positions a search does not look up in its table (the quiescence search's) cost no hashing.
 /// Positions built from user input go through [`Position::from_stones`] or `str::parse`, which
 /// validate them once.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Position {
     stones: ByColor<Bitboard>,
     turn: Color,
-    hash: u64,
 }
 
 /// Why a set of stones is not a valid position.
@@ -58,9 +60,7 @@ impl Position {
         const ROW3_BLACK: u64 = (1 << 0) | (1 << 2) | (1 << 5) | (1 << 7);
         let white = Bitboard(((1 << 18) - 1) | (ROW3_WHITE << 18));
         let black = Bitboard((ROW3_BLACK << 18) | (((1 << 18) - 1) << 27));
-        let mut p = Position { stones: ByColor { white, black }, turn: Color::White, hash: 0 };
-        p.hash = p.compute_hash_const();
-        p
+        Position { stones: ByColor { white, black }, turn: Color::White }
     }
 
     /// Builds and validates a position.
@@ -82,9 +82,7 @@ impl Position {
                 return Err(PositionError::TooManyStones { color, count: bb.count() });
             }
         }
-        let mut p = Position { stones: ByColor { white, black }, turn, hash: 0 };
-        p.hash = p.compute_hash();
-        Ok(p)
+        Ok(Position { stones: ByColor { white, black }, turn })
     }
 
     /// The stones of colour `c`.
@@ -138,30 +136,11 @@ impl Position {
         }
     }
 
-    /// The Zobrist hash, maintained incrementally.
+    /// The Zobrist key: the xor of a key per stone (by colour and point) and, when Black is to
+    /// move, the side key. Computed from the stones on each call (a loop over them); a search
+    /// keeps it incrementally with [`Position::hash_delta`].
     #[inline]
-    pub const fn hash(&self) -> u64 {
-        self.hash
-    }
-
-    const fn compute_hash_const(&self) -> u64 {
-        let mut h = if matches!(self.turn, Color::Black) { SIDE_KEY } else { 0 };
-        let mut i = 0;
-        while i < Point::NUM {
-            let p = Point::ALL[i];
-            if self.stones.white.contains(p) {
-                h ^= zobrist::stone_key(Color::White, p);
-            }
-            if self.stones.black.contains(p) {
-                h ^= zobrist::stone_key(Color::Black, p);
-            }
-            i += 1;
-        }
-        h
-    }
-
-    /// The Zobrist hash computed from scratch (equal to [`Position::hash`]).
-    pub fn compute_hash(&self) -> u64 {
+    pub fn hash(&self) -> u64 {
         let side = if self.turn == Color::Black { SIDE_KEY } else { 0 };
         side ^ zobrist::stones_key(Color::White, self.stones.white)
             ^ zobrist::stones_key(Color::Black, self.stones.black)
@@ -182,21 +161,20 @@ impl Position {
     pub fn play_turn(&mut self, m: &Turn) {
         let us = self.turn;
         let them = us.other();
-        self.hash = self.hash_after(m);
         self.stones[us] = self.stones[us].without(m.from()).with(m.to());
         self.stones[them] &= !m.captured();
         self.turn = them;
     }
 
-    /// The hash of the position that the turn `m` (legal here) leads to, without playing it:
-    /// what [`Position::play_turn`] sets (a search uses it to fetch a child's table entry early).
+    /// What the turn `m` (legal here) changes in the Zobrist key: the key of the position it
+    /// leads to is `self.hash() ^ self.hash_delta(m)`, worked out from the turn alone (a few
+    /// table reads, one per captured stone), without playing it.
     #[inline]
-    pub fn hash_after(&self, m: &Turn) -> u64 {
+    pub fn hash_delta(&self, m: &Turn) -> u64 {
         let us = self.turn;
         let them = us.other();
         let captured = m.captured() & self.stones[them];
-        self.hash
-            ^ zobrist::stone_key(us, m.from())
+        zobrist::stone_key(us, m.from())
             ^ zobrist::stone_key(us, m.to())
             ^ zobrist::stones_key(them, captured)
             ^ SIDE_KEY
@@ -220,37 +198,28 @@ impl Position {
     /// and analysis).
     pub fn with_turn(&self, turn: Color) -> Position {
         let mut p = *self;
-        if p.turn != turn {
-            p.turn = turn;
-            p.hash ^= SIDE_KEY;
-        }
+        p.turn = turn;
         p
     }
 
     /// The position mirrored left-right.
     pub fn mirror_files(&self) -> Position {
-        let mut p = Position {
+        Position {
             stones: ByColor {
                 white: self.stones.white.mirror_files(),
                 black: self.stones.black.mirror_files(),
             },
             turn: self.turn,
-            hash: 0,
-        };
-        p.hash = p.compute_hash();
-        p
+        }
     }
 
     /// The position turned 180 degrees with the colours and the side to move swapped: the same
     /// game seen from the other side.
     pub fn rotate180_swap(&self) -> Position {
-        let mut p = Position {
+        Position {
             stones: ByColor { white: self.stones.black.rotate180(), black: self.stones.white.rotate180() },
             turn: self.turn.other(),
-            hash: 0,
-        };
-        p.hash = p.compute_hash();
-        p
+        }
     }
 }
 
@@ -279,8 +248,40 @@ mod tests {
         assert_eq!(p.color_at(Point::B3), Some(Color::White));
         assert_eq!(p.color_at(Point::A3), Some(Color::Black));
         assert_eq!(p.color_at(Point::I3), Some(Color::White));
-        assert_eq!(p.hash(), p.compute_hash());
+        assert_eq!(p.hash(), brute_force_key(&p));
+        // Two boards and the side to move: no stored key (a search copies one per turn made).
+        assert_eq!(core::mem::size_of::<Position>(), 24);
         assert_eq!(p.rotate180_swap().with_turn(Color::White), p);
+    }
+
+    /// The Zobrist key by its definition, point by point.
+    fn brute_force_key(p: &Position) -> u64 {
+        let side = if p.turn() == Color::Black { SIDE_KEY } else { 0 };
+        Point::ALL.iter().fold(side, |h, &q| match p.color_at(q) {
+            Some(c) => h ^ zobrist::stone_key(c, q),
+            None => h,
+        })
+    }
+
+    #[test]
+    fn keys_follow_every_turn_of_a_game_by_their_delta() {
+        let mut p = Position::start();
+        let mut turns = 0;
+        // The first turn of each list: a game of captures and, once they run out, paika moves.
+        while let Some(m) = p.legal_moves().first().copied() {
+            let mut q = p;
+            q.play_unchecked(&m);
+            assert_eq!(q.hash(), p.hash() ^ p.hash_delta(&m.turn()), "{p} then {m}");
+            assert_eq!(q.hash(), brute_force_key(&q));
+            assert_ne!(q.hash(), p.hash());
+            p = q;
+            turns += 1;
+            if turns == 200 {
+                break;
+            }
+        }
+        assert!(turns >= 10, "only {turns} turns");
+        assert_eq!(p.with_turn(p.turn().other()).hash(), p.hash() ^ SIDE_KEY);
     }
 
     #[test]

@@ -18,8 +18,8 @@ pub struct Accumulator {
     width: usize,
     /// `[ply][perspective][width]`, flattened.
     values: Vec<f32>,
-    /// The hash of the position each ply's values describe.
-    hashes: Vec<u64>,
+    /// The position each ply's values describe.
+    positions: Vec<Position>,
     ply: usize,
 }
 
@@ -33,7 +33,7 @@ impl Accumulator {
         let mut a = Accumulator {
             width,
             values: vec![0.0; INITIAL_PLIES * 2 * width],
-            hashes: vec![0; INITIAL_PLIES],
+            positions: vec![Position::start(); INITIAL_PLIES],
             ply: 0,
         };
         a.reset(net, &Position::start());
@@ -58,7 +58,7 @@ impl Accumulator {
 
     /// Recomputes the top of the stack from scratch for `pos`, keeping the depth.
     pub fn refresh(&mut self, net: &Network, pos: &Position) {
-        self.hashes[self.ply] = pos.hash();
+        self.positions[self.ply] = *pos;
         let layer = &net.layers()[0];
         let w = self.width;
         let base = self.ply * 2 * w;
@@ -84,14 +84,14 @@ impl Accumulator {
         }
         let w2 = 2 * self.width;
         let next = self.ply + 1;
-        if self.hashes.len() <= next {
-            self.hashes.resize(2 * next, 0);
+        if self.positions.len() <= next {
+            self.positions.resize(2 * next, Position::start());
             self.values.resize(2 * next * w2, 0.0);
         }
         self.values.copy_within(self.ply * w2..next * w2, next * w2);
         let mut after = *pos;
         after.play_turn(mv);
-        self.hashes[next] = after.hash();
+        self.positions[next] = after;
         self.ply = next;
         let us = pos.turn();
         let them = us.other();
@@ -116,10 +116,10 @@ impl Accumulator {
         self.ply = self.ply.saturating_sub(1);
     }
 
-    /// Whether the top of the stack describes `pos` (by hash).
+    /// Whether the top of the stack describes `pos`.
     #[inline]
     pub fn matches(&self, pos: &Position) -> bool {
-        self.hashes[self.ply] == pos.hash()
+        self.positions[self.ply] == *pos
     }
 
     /// The first layer's pre-activations of the top position, from `persp`'s view.

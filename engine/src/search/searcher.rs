@@ -458,6 +458,14 @@ impl Searcher {
         Some((score, index))
     }
 
+    /// The Zobrist key of the position being searched (the path's last: a node's key is pushed
+    /// when its turn is made, from its parent's and the turn's [`Position::hash_delta`]; the
+    /// quiescence search, which reads no table, keeps none).
+    #[inline]
+    fn key(&self) -> u64 {
+        self.path.last().copied().unwrap_or(0)
+    }
+
     fn index_in_generated(&mut self, pos: &Position, mv: &Move) -> Option<usize> {
         let list = &mut self.lists[0];
         pos.generate_moves(list);
@@ -497,14 +505,16 @@ impl Searcher {
     ) -> i32 {
         let mut next = *pos;
         next.play_unchecked(mv);
+        let key = self.key() ^ pos.hash_delta(&mv.turn());
+        debug_assert_eq!(key, next.hash(), "the path's key of {next}");
         if depth > 0 {
             // The child probes the table (a quiescence node does not): its slot is on its way
             // while the evaluator and the draw rules do their part.
-            self.tt.prefetch(next.hash());
+            self.tt.prefetch(key);
         }
         self.nodes += 1;
         self.eval.make(pos, &mv.turn());
-        self.path.push(next.hash());
+        self.path.push(key);
         let quiet = if mv.is_paika() { quiet + 1 } else { 0 };
         let score = if full {
             -self.negamax(&next, depth, ply + 1, -beta, -alpha, quiet)
@@ -620,7 +630,8 @@ impl Searcher {
         if alpha >= beta {
             return alpha;
         }
-        let key = pos.hash();
+        let key = self.key();
+        debug_assert_eq!(key, pos.hash(), "the path's key of {pos}");
         let pv_node = beta - alpha > 1;
         let tt_move = match self.probe_table(key, ply, depth, alpha, beta, pv_node) {
             Ok(score) => return score,
@@ -719,7 +730,7 @@ impl Searcher {
             // this turn's subtree is searched.
             if n > 0 && n + 1 < count && depth > 1 {
                 let j = pick(&mut order);
-                self.tt.prefetch(pos.hash_after(&self.lists[ply][j].turn()));
+                self.tt.prefetch(self.key() ^ pos.hash_delta(&self.lists[ply][j].turn()));
                 ahead = Some(j);
             }
             let mv = self.lists[ply][i];
