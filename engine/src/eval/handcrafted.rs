@@ -59,19 +59,26 @@ fn movers(side: Bitboard, empty: Bitboard, d: Direction) -> Bitboard {
 fn steps_and_targets(side: Bitboard, enemy: Bitboard, empty: Bitboard) -> (i32, Bitboard) {
     let mut steps = 0;
     let mut targets = Bitboard::EMPTY;
-    for d in Direction::ALL {
-        let m = movers(side, empty, d);
-        steps += m.count() as i32;
-        targets |= m.shift(d).shift(d) & enemy;
-        targets |= m.shift(d.opposite()) & enemy;
-    }
-    (steps, targets)
+    Direction::unrolled(
+        #[inline(always)]
+        |d| {
+            let m = movers(side, empty, d);
+            steps += m.count() as i32;
+            targets |= m.shift(d).shift(d) | m.shift(d.opposite());
+        },
+    );
+    (steps, targets & enemy)
 }
 
 /// The points one step (any of the eight directions) from `bb`, and `bb` itself.
 #[inline]
 fn dilate(bb: Bitboard) -> Bitboard {
-    Direction::ALL.iter().fold(bb, |acc, &d| acc | bb.shift(d))
+    let mut around = bb;
+    Direction::unrolled(
+        #[inline(always)]
+        |d| around |= bb.shift(d),
+    );
+    around
 }
 
 impl Evaluator for Handcrafted {

@@ -12,13 +12,23 @@ pub fn step_origins(pos: &Position, d: Direction) -> Bitboard {
 /// Whether the side to move has any step at all (a paika move, when it has no capture).
 #[inline]
 pub fn has_paika_move(pos: &Position) -> bool {
-    Direction::ALL.iter().any(|&d| step_origins(pos, d).any())
+    let mut origins = Bitboard::EMPTY;
+    Direction::unrolled(
+        #[inline(always)]
+        |d| origins |= step_origins(pos, d),
+    );
+    origins.any()
 }
 
 /// The number of steps the side to move could make, ignoring compulsory capture.
 #[inline]
 pub fn step_count(pos: &Position) -> u32 {
-    Direction::ALL.iter().map(|&d| step_origins(pos, d).count()).sum()
+    let mut steps = 0;
+    Direction::unrolled(
+        #[inline(always)]
+        |d| steps += step_origins(pos, d).count(),
+    );
+    steps
 }
 
 #[cfg(test)]
