@@ -2,6 +2,47 @@
 
 use core::fmt;
 
+/// Calls `$body` with `$d` bound to each direction index 0..8 as a constant, so that shifts
+/// by direction compile to single shifts (the move generator's form, where the index also
+/// picks table rows in constant expressions; [`Direction::unrolled`] is the public one).
+macro_rules! each_direction {
+    ($d:ident => $body:block) => {{
+        {
+            const $d: usize = 0;
+            $body
+        }
+        {
+            const $d: usize = 1;
+            $body
+        }
+        {
+            const $d: usize = 2;
+            $body
+        }
+        {
+            const $d: usize = 3;
+            $body
+        }
+        {
+            const $d: usize = 4;
+            $body
+        }
+        {
+            const $d: usize = 5;
+            $body
+        }
+        {
+            const $d: usize = 6;
+            $body
+        }
+        {
+            const $d: usize = 7;
+            $body
+        }
+    }};
+}
+pub(crate) use each_direction;
+
 /// A direction on the board. Diagonal directions are usable only from strong points.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -52,14 +93,9 @@ impl Direction {
     /// ```
     #[inline(always)]
     pub fn unrolled(mut f: impl FnMut(Direction)) {
-        f(Direction::North);
-        f(Direction::NorthEast);
-        f(Direction::East);
-        f(Direction::SouthEast);
-        f(Direction::South);
-        f(Direction::SouthWest);
-        f(Direction::West);
-        f(Direction::NorthWest);
+        each_direction!(D => {
+            f(Direction::ALL[D]);
+        });
     }
 
     /// Index 0..8.

@@ -29,51 +29,13 @@
 //!   point index, approach before withdrawal, each turn followed by its continuations), which
 //!   the search's transposition table relies on.
 
+use crate::direction::each_direction;
 use crate::tables::{EDGE, Edge, NEIGHBOR, RAY, RISING, WINDOW_EDGE};
 use smallvec::SmallVec;
 
 use crate::{
     Bitboard, CaptureKind, Color, Direction, Move, MoveList, Point, Position, Step, Turn, TurnList, window,
 };
-
-/// Calls `$body` with `$d` bound to each direction index 0..8 as a constant, so that shifts
-/// by direction compile to single shifts.
-macro_rules! each_direction {
-    ($d:ident => $body:block) => {{
-        {
-            const $d: usize = 0;
-            $body
-        }
-        {
-            const $d: usize = 1;
-            $body
-        }
-        {
-            const $d: usize = 2;
-            $body
-        }
-        {
-            const $d: usize = 3;
-            $body
-        }
-        {
-            const $d: usize = 4;
-            $body
-        }
-        {
-            const $d: usize = 5;
-            $body
-        }
-        {
-            const $d: usize = 6;
-            $body
-        }
-        {
-            const $d: usize = 7;
-            $body
-        }
-    }};
-}
 
 /// A turn as it is built, step by step, by [`gen_chains`]: a whole [`Move`], or a [`Turn`]
 /// that keeps only what playing it needs (the steps compile away).
