@@ -6,39 +6,14 @@ use core::fmt;
 /// by direction compile to single shifts (the move generator's form, where the index also
 /// picks table rows in constant expressions; [`Direction::unrolled`] is the public one).
 macro_rules! each_direction {
-    ($d:ident => $body:block) => {{
-        {
-            const $d: usize = 0;
+    ($d:ident => $body:block) => {
+        $crate::direction::each_direction!(@indices $d => $body; 0 1 2 3 4 5 6 7)
+    };
+    (@indices $d:ident => $body:block; $($i:literal)*) => {{
+        $({
+            const $d: usize = $i;
             $body
-        }
-        {
-            const $d: usize = 1;
-            $body
-        }
-        {
-            const $d: usize = 2;
-            $body
-        }
-        {
-            const $d: usize = 3;
-            $body
-        }
-        {
-            const $d: usize = 4;
-            $body
-        }
-        {
-            const $d: usize = 5;
-            $body
-        }
-        {
-            const $d: usize = 6;
-            $body
-        }
-        {
-            const $d: usize = 7;
-            $body
-        }
+        })*
     }};
 }
 pub(crate) use each_direction;
