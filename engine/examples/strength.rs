@@ -81,6 +81,7 @@ fn build(who: &Who, seed: u64) -> Box<dyn Player> {
                 threads: 1,
                 eval: EvalSpec::Handcrafted,
                 tb: None,
+                qwidth: 0,
             };
             Box::new(AlphaBetaPlayer::new(
                 spec,

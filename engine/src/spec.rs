@@ -18,6 +18,10 @@ use crate::search::{Limits, MAX_THREADS, Searcher, TableError, ThreadsError, che
 /// The default transposition table size of an alpha-beta player, in MiB.
 pub const DEFAULT_HASH_MIB: usize = 16;
 
+/// The largest `qwidth=`: a spec's number is a small count of captures, and a larger one is
+/// as good as 0 (every capture) in nearly every position.
+pub const MAX_QWIDTH: usize = 255;
+
 /// Which evaluator an alpha-beta player uses.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum EvalSpec {
@@ -46,12 +50,15 @@ pub struct AlphaBetaSpec {
     pub eval: EvalSpec,
     /// A directory of endgame tables to probe (`tb=DIR`), if any.
     pub tb: Option<PathBuf>,
+    /// Captures searched at each quiescence node past the first turn, most stones first
+    /// (`qwidth=K`; 0, the default: every one; [`Searcher::set_quiescence_width`]).
+    pub qwidth: usize,
 }
 
 impl AlphaBetaSpec {
-    /// Writes the limits, the table size and the threads (each when not the default), each
-    /// followed by `,`, in the canonical order of a player spec's text:
-    /// `depth=2,nodes=5000,hash=32,threads=2,`.
+    /// Writes the limits, the table size, the threads and the quiescence width (each when not
+    /// the default), each followed by `,`, in the canonical order of a player spec's text:
+    /// `depth=2,nodes=5000,hash=32,threads=2,qwidth=2,`.
     ///
     /// # Errors
     /// When `out` fails.
@@ -70,6 +77,9 @@ impl AlphaBetaSpec {
         }
         if self.threads != 1 {
             write!(out, "threads={},", self.threads)?;
+        }
+        if self.qwidth != 0 {
+            write!(out, "qwidth={},", self.qwidth)?;
         }
         Ok(())
     }
@@ -92,6 +102,7 @@ impl AlphaBetaSpec {
         let threads = check_threads(self.threads)?;
         let mut searcher = Searcher::try_new(eval, self.hash_mib)?;
         searcher.set_threads(threads);
+        searcher.set_quiescence_width(self.qwidth);
         Ok(searcher)
     }
 }
@@ -261,6 +272,24 @@ where
     Ok(n)
 }
 
+/// `n` when it is at most `max`, else the error "at most `max``unit`" for `key=value`.
+fn at_most<T: PartialOrd + fmt::Display>(
+    key: &str,
+    value: &str,
+    n: T,
+    max: T,
+    unit: &str,
+) -> Result<T, SpecError> {
+    if n > max {
+        return Err(SpecError::BadValue {
+            key: key.into(),
+            value: value.into(),
+            reason: format!("at most {max}{unit}"),
+        });
+    }
+    Ok(n)
+}
+
 fn parse_alphabeta(params: &str) -> Result<AlphaBetaSpec, SpecError> {
     let mut spec = AlphaBetaSpec {
         depth: None,
@@ -270,6 +299,7 @@ fn parse_alphabeta(params: &str) -> Result<AlphaBetaSpec, SpecError> {
         threads: 1,
         eval: EvalSpec::Handcrafted,
         tb: None,
+        qwidth: 0,
     };
     let mut seen: Vec<&str> = Vec::new();
     for part in params.split(',').map(str::trim).filter(|p| !p.is_empty()) {
@@ -281,41 +311,21 @@ fn parse_alphabeta(params: &str) -> Result<AlphaBetaSpec, SpecError> {
         seen.push(key);
         match key {
             "depth" => {
-                let d: u32 = positive(key, value)?;
-                if d > crate::search::MAX_DEPTH {
-                    return Err(SpecError::BadValue {
-                        key: key.into(),
-                        value: value.into(),
-                        reason: format!("at most {}", crate::search::MAX_DEPTH),
-                    });
-                }
-                spec.depth = Some(d);
+                let d = positive(key, value)?;
+                spec.depth = Some(at_most(key, value, d, crate::search::MAX_DEPTH, "")?);
             }
             "nodes" => spec.nodes = Some(positive(key, value)?),
             "movetime" => spec.movetime = Some(positive(key, value)?),
             "hash" => {
-                let h: usize = number(key, value)?;
-                if h > crate::search::MAX_HASH_MIB {
-                    return Err(SpecError::BadValue {
-                        key: key.into(),
-                        value: value.into(),
-                        reason: format!("at most {} MiB", crate::search::MAX_HASH_MIB),
-                    });
-                }
-                spec.hash_mib = h;
+                let h = number(key, value)?;
+                spec.hash_mib = at_most(key, value, h, crate::search::MAX_HASH_MIB, " MiB")?;
             }
-            "threads" => {
-                let t: usize = positive(key, value)?;
-                if t > MAX_THREADS {
-                    return Err(SpecError::BadValue {
-                        key: key.into(),
-                        value: value.into(),
-                        reason: format!("at most {MAX_THREADS}"),
-                    });
-                }
-                spec.threads = t;
-            }
+            "threads" => spec.threads = at_most(key, value, positive(key, value)?, MAX_THREADS, "")?,
             "eval" => spec.eval = value.parse()?,
+            "qwidth" => {
+                let k = number(key, value)?;
+                spec.qwidth = at_most(key, value, k, MAX_QWIDTH, " (0: every capture)")?;
+            }
             "tb" => {
                 if value.is_empty() {
                     return Err(SpecError::BadValue {
@@ -330,7 +340,7 @@ fn parse_alphabeta(params: &str) -> Result<AlphaBetaSpec, SpecError> {
                 return Err(SpecError::UnknownKey {
                     kind: "alphabeta".into(),
                     key: key.to_string(),
-                    expected: "depth, nodes, movetime, hash, threads, eval, tb",
+                    expected: "depth, nodes, movetime, hash, threads, eval, tb, qwidth",
                 });
             }
         }
@@ -442,6 +452,8 @@ mod tests {
             "alphabeta:movetime=50,hash=8,threads=2,eval=handcrafted",
         );
         round_trip("alphabeta:depth=2,threads=1", "alphabeta:depth=2,eval=handcrafted");
+        round_trip("alphabeta:qwidth=2,movetime=20", "alphabeta:movetime=20,qwidth=2,eval=handcrafted");
+        round_trip("alphabeta:qwidth=0,depth=2,eval=material", "alphabeta:depth=2,eval=material");
         let spec: PlayerSpec = "alphabeta:nodes=20000,eval=net:runs/x.net".parse().unwrap();
         assert!(
             matches!(spec, PlayerSpec::AlphaBeta(AlphaBetaSpec { eval: EvalSpec::Net(ref p), .. }) if p == Path::new("runs/x.net"))
@@ -471,6 +483,10 @@ mod tests {
         assert!(
             matches!(e("alphabeta:depth=2,threads=257"), SpecError::BadValue { ref reason, .. } if reason == "at most 256")
         );
+        for bad in ["-1", "256", "x", ""] {
+            let text = format!("alphabeta:depth=2,qwidth={bad}");
+            assert!(matches!(e(&text), SpecError::BadValue { ref key, .. } if key == "qwidth"), "{text}");
+        }
     }
 
     #[test]

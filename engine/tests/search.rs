@@ -207,3 +207,30 @@ fn the_first_iteration_completes_under_any_node_or_time_limit() {
         assert!(forced(r.score).is_none(), "{limits:?}: score {}", r.score);
     }
 }
+
+#[test]
+fn a_narrow_quiescence_search_evaluates_fewer_leaves() {
+    let narrow_search = |p: &Position, width: usize| {
+        let mut s = Searcher::new(Box::new(Handcrafted::default()), 16);
+        s.set_quiescence_width(width);
+        s.search(&SearchRoot::new(*p), Limits::depth(5), Arc::new(AtomicBool::new(false)), &mut |_| {})
+    };
+    for text in [
+        "BBBBBBBBB/BBBBBBBBB/BWBW1BWBW/WWWWWWWWW/WWWWWWWWW w",
+        "1BBB1BBBB/B2B1BB1B/3BW1WB1/WW1W2WWW/WW4WWW w",
+        "2B1BBBB1/7B1/8W/4B3W/WW1W4W w",
+    ] {
+        let p = pos(text);
+        let every = narrow_search(&p, 0);
+        // A width no node reaches is every capture: the same search, node for node.
+        let wide = narrow_search(&p, usize::MAX);
+        assert_eq!(
+            (every.best, every.score, every.nodes, &every.pv),
+            (wide.best, wide.score, wide.nodes, &wide.pv)
+        );
+        let narrow = narrow_search(&p, 1);
+        assert!(narrow.nodes < every.nodes, "{text}: {} nodes against {}", narrow.nodes, every.nodes);
+        let best = narrow.best.unwrap_or_else(|| panic!("{text}: no turn"));
+        assert!(p.legal_moves().contains(&best), "{text}: {best}");
+    }
+}

@@ -82,6 +82,7 @@ pub fn default_spec() -> PlayerSpec {
         threads: 1,
         eval: fanorona_engine::EvalSpec::Handcrafted,
         tb: None,
+        qwidth: 0,
     })
 }
 

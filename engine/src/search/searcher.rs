@@ -111,13 +111,16 @@ pub struct Searcher {
 struct Settings {
     /// Turns of forced captures searched past the nominal depth.
     quiescence: usize,
+    /// Captures searched at each quiescence node after the first turn, most stones first (0:
+    /// every one).
+    quiescence_width: usize,
     /// Endgame tables: exact scores within them, perfect play at a root they cover.
     tb: Option<Arc<Tablebase>>,
 }
 
 impl Default for Settings {
     fn default() -> Settings {
-        Settings { quiescence: DEFAULT_QUIESCENCE, tb: None }
+        Settings { quiescence: DEFAULT_QUIESCENCE, quiescence_width: 0, tb: None }
     }
 }
 
@@ -220,6 +223,16 @@ impl Searcher {
     /// [`MAX_QUIESCENCE`]; [`DEFAULT_QUIESCENCE`] unless set).
     pub fn set_quiescence(&mut self, turns: usize) {
         self.settings.quiescence = turns.min(MAX_QUIESCENCE);
+        self.share_settings();
+    }
+
+    /// Past its first turn, the quiescence search plays only the `width` captures that take
+    /// the most stones at each node (the first generated on ties; 0, the default: every
+    /// capture). A narrow search evaluates far fewer leaves and so reaches deeper at a time
+    /// limit, at the cost of exchanges it does not see (docs/BENCHMARKS.md, "Quiescence
+    /// width").
+    pub fn set_quiescence_width(&mut self, width: usize) {
+        self.settings.quiescence_width = width;
         self.share_settings();
     }
 
@@ -787,14 +800,17 @@ impl Searcher {
     }
 
     /// Searches the captures of `self.turns[ply]`, most stones first (the first generated on
-    /// ties): the best score.
+    /// ties; past the first quiescence turn, only the first [`Settings::quiescence_width`]
+    /// when set): the best score.
     fn search_captures(&mut self, pos: &Position, ply: usize, mut alpha: i32, beta: i32, qply: usize) -> i32 {
         let count = self.turns[ply].len();
         let mut order = std::mem::take(&mut self.order[ply]);
         order.clear();
         order.extend(self.turns[ply].iter().map(|t| t.captured().count() as i32));
         let mut best = -INFINITY;
-        for _ in 0..count {
+        let width = self.settings.quiescence_width;
+        let searched = if width > 0 && qply > 0 { count.min(width) } else { count };
+        for _ in 0..searched {
             let i = pick(&mut order);
             let turn = self.turns[ply][i];
             let mut next = *pos;
