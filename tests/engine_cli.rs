@@ -50,6 +50,20 @@ fn analyse_rejects_bad_input_with_exit_code_2() {
 }
 
 #[test]
+fn quiescence_widths_past_the_limit_are_bad_input() {
+    let o = fanorona(&["engine", "--qwidth", "256"], "quit\n");
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--qwidth"), "{o:?}");
+    let o = fanorona(&["play", "--engine", "alphabeta:depth=1,qwidth=300"], "quit\n");
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("qwidth"), "{o:?}");
+    let o = fanorona(&["engine", "--qwidth", "2"], "fep\nposition startpos\ngo depth 2\nquit\n");
+    assert!(o.status.success(), "{o:?}");
+    assert!(text(&o).contains("option name QuiescenceWidth type spin default 2 min 0 max 255"), "{o:?}");
+    assert!(text(&o).contains("bestmove "), "{o:?}");
+}
+
+#[test]
 fn bench_prints_a_deterministic_signature() {
     let run = || {
         let o = fanorona(&["bench", "--depth", "3", "--no-perft", "--json"], "");

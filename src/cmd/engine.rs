@@ -3,6 +3,7 @@
 use fanorona_engine::EvalSpec;
 use fanorona_engine::protocol::{EngineConfig, run_engine};
 use fanorona_engine::search::{MAX_HASH_MIB, check_threads};
+use fanorona_engine::spec::MAX_QWIDTH;
 
 use crate::exit::bad_input;
 
@@ -22,6 +23,10 @@ pub struct Args {
     /// A directory of endgame tables (`fanorona tb generate`) to probe in the search.
     #[arg(long)]
     tb: Option<std::path::PathBuf>,
+    /// Captures searched at each quiescence node past its first turn, most stones first
+    /// (option `QuiescenceWidth`; 0: every one).
+    #[arg(long, default_value_t = 0)]
+    qwidth: usize,
 }
 
 pub fn run(args: &Args) -> anyhow::Result<()> {
@@ -33,6 +38,12 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         ));
     }
     let threads = check_threads(args.threads).map_err(|e| bad_input("--threads", e))?;
+    if args.qwidth > MAX_QWIDTH {
+        return Err(bad_input(
+            "--qwidth",
+            format!("{} is more than {MAX_QWIDTH} (0: every capture)", args.qwidth),
+        ));
+    }
     // Load the network now, so that a bad file is reported before the session starts.
     eval.build().map_err(|e| bad_input("--eval", e))?;
     // Open the tables now too, so that a bad file is reported before the session starts.
@@ -45,6 +56,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         threads,
         rules: fanorona_core::DrawRules::default(),
         tb: args.tb.clone(),
+        qwidth: args.qwidth,
     };
     // What the session cannot start with (a table the machine cannot give) is bad input too.
     run_engine(std::io::stdin().lock(), std::io::stdout(), config).map_err(|e| {

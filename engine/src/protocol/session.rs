@@ -13,7 +13,7 @@ use super::command::{Command, Go, parse_command};
 use super::line::{Line, LineReader, MAX_LINE};
 use crate::score::forced;
 use crate::search::{Info, Limits, MAX_HASH_MIB, SearchRoot, Searcher, available_threads, check_threads};
-use crate::spec::EvalSpec;
+use crate::spec::{EvalSpec, MAX_QWIDTH};
 use crate::tablebase::open_shared;
 
 /// The engine's settings at start (changed later by `setoption`).
@@ -29,6 +29,9 @@ pub struct EngineConfig {
     pub rules: DrawRules,
     /// A directory of endgame tables to probe (option `TablebasePath`; empty for none).
     pub tb: Option<PathBuf>,
+    /// Captures searched at each quiescence node past the first turn (option
+    /// `QuiescenceWidth`; 0: every one).
+    pub qwidth: usize,
 }
 
 impl Default for EngineConfig {
@@ -39,6 +42,7 @@ impl Default for EngineConfig {
             threads: 1,
             rules: DrawRules::default(),
             tb: None,
+            qwidth: 0,
         }
     }
 }
@@ -59,6 +63,7 @@ fn searcher_with(config: &EngineConfig, eval: Box<dyn crate::eval::Evaluator>) -
     let threads = check_threads(config.threads).map_err(|e| format!("Threads: {e}"))?;
     let mut searcher = Searcher::try_new(eval, config.hash_mib).map_err(|e| format!("Hash: {e}"))?;
     searcher.set_threads(threads);
+    searcher.set_quiescence_width(config.qwidth);
     if let Some(dir) = &config.tb {
         searcher.set_tablebase(Some(open_shared(dir).map_err(|e| e.to_string())?));
     }
@@ -185,6 +190,13 @@ impl<W: Write + Send + 'static> Session<W> {
                         self.config.rules.max_plies
                     ),
                 )?;
+                send(
+                    &self.out,
+                    &format!(
+                        "option name QuiescenceWidth type spin default {} min 0 max {MAX_QWIDTH}",
+                        self.config.qwidth
+                    ),
+                )?;
                 send(&self.out, "fepok")
             }
             Command::IsReady => send(&self.out, "readyok"),
@@ -225,6 +237,7 @@ impl<W: Write + Send + 'static> Session<W> {
                 _ => return self.info_string(&format!("Hash must be 0..={MAX_HASH_MIB} MiB, got {value:?}")),
             },
             "threads" => return self.set_threads(value),
+            "quiescencewidth" => return self.set_quiescence_width(value),
             "eval" => match value.parse::<EvalSpec>() {
                 Ok(e) => config.eval = e,
                 Err(e) => return self.info_string(&e.to_string()),
@@ -232,7 +245,7 @@ impl<W: Write + Send + 'static> Session<W> {
             "tablebasepath" => return self.set_tablebase(value),
             _ => {
                 return self.info_string(&format!(
-                    "unknown option {name:?} (options: Hash, Threads, Eval, QuietLimit, LengthLimit, TablebasePath)"
+                    "unknown option {name:?} (options: Hash, Threads, Eval, QuietLimit, LengthLimit, TablebasePath, QuiescenceWidth)"
                 ));
             }
         }
@@ -277,6 +290,22 @@ impl<W: Write + Send + 'static> Session<W> {
             }
             Err(e) => self.info_string(&format!("Threads not set, {} kept: {e}", self.config.threads)),
         }
+    }
+
+    /// `QuiescenceWidth`: 0 (every capture) up to [`MAX_QWIDTH`]; the table is kept.
+    fn set_quiescence_width(&mut self, value: &str) -> io::Result<()> {
+        let Some(width) = value.trim().parse::<usize>().ok().filter(|w| *w <= MAX_QWIDTH) else {
+            return self.info_string(&format!(
+                "QuiescenceWidth must be 0..={MAX_QWIDTH} (0: every capture), got {value:?}; {} kept",
+                self.config.qwidth
+            ));
+        };
+        self.finish_search()?;
+        self.config.qwidth = width;
+        if let Some(s) = self.searcher.as_mut() {
+            s.set_quiescence_width(width);
+        }
+        Ok(())
     }
 
     /// `TablebasePath`: a directory of endgame tables, or empty (or `<empty>`) for none. Tables
@@ -470,6 +499,7 @@ mod tests {
             threads: 1,
             rules: DrawRules::default(),
             tb: None,
+            qwidth: 0,
         };
         run_engine(io::Cursor::new(input.to_string()), buf.clone(), config).unwrap();
         let bytes = buf.0.lock().unwrap().clone();
@@ -486,6 +516,39 @@ mod tests {
         let best = out.iter().find_map(|l| l.strip_prefix("bestmove ")).unwrap();
         let p: Position = "9/9/W1BBB3B/9/8W w".parse().unwrap();
         assert!(p.parse_move(best).is_ok(), "{best}");
+    }
+
+    /// The node count of the last `info` line.
+    fn last_nodes(out: &[String]) -> u64 {
+        let line = out.iter().rev().find(|l| l.starts_with("info depth ")).unwrap();
+        let after = line.split(" nodes ").nth(1).unwrap();
+        after.split(' ').next().unwrap().parse().unwrap()
+    }
+
+    #[test]
+    fn quiescence_width_option() {
+        let fep = session(
+            "fep
+quit
+",
+        );
+        assert!(
+            fep.contains(&"option name QuiescenceWidth type spin default 0 min 0 max 255".to_string()),
+            "{fep:?}"
+        );
+        let go = "position startpos\ngo depth 4\n";
+        let every = session(go);
+        let narrow = session(&format!("setoption name QuiescenceWidth value 1\n{go}"));
+        assert!(last_nodes(&narrow) < last_nodes(&every), "{narrow:?} {every:?}");
+        let back = session(&format!(
+            "setoption name QuiescenceWidth value 1\nsetoption name QuiescenceWidth value 0\n{go}"
+        ));
+        assert_eq!(last_nodes(&back), last_nodes(&every));
+        for bad in ["256", "-1", "x"] {
+            let out = session(&format!("setoption name QuiescenceWidth value {bad}\n{go}"));
+            assert!(out[0].starts_with("info string QuiescenceWidth must be 0..=255"), "{out:?}");
+            assert_eq!(last_nodes(&out), last_nodes(&every), "{bad}");
+        }
     }
 
     #[test]
