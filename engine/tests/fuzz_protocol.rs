@@ -70,6 +70,7 @@ fn command_word() -> impl Strategy<Value = String> {
         Just("go depth 1".to_string()),
         Just("stop".to_string()),
         Just("setoption name QuietLimit value 50".to_string()),
+        Just("setoption name QuiescenceWidth value 1".to_string()),
         ".{0,30}",
     ]
 }
