@@ -527,11 +527,7 @@ mod tests {
 
     #[test]
     fn quiescence_width_option() {
-        let fep = session(
-            "fep
-quit
-",
-        );
+        let fep = session("fep\nquit\n");
         assert!(
             fep.contains(&"option name QuiescenceWidth type spin default 0 min 0 max 255".to_string()),
             "{fep:?}"
