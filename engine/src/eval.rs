@@ -1,8 +1,10 @@
 //! Position evaluation, behind one trait.
 
+mod cache;
 mod handcrafted;
 mod material;
 
+pub use cache::EvalCache;
 pub use handcrafted::{Handcrafted, Weights};
 pub use material::Material;
 

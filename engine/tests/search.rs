@@ -234,3 +234,48 @@ fn a_narrow_quiescence_search_evaluates_fewer_leaves() {
         assert!(p.legal_moves().contains(&best), "{text}: {best}");
     }
 }
+
+/// The network evaluator with its table of recent evaluations bypassed: every score computed.
+struct Uncached(fanorona_engine::nn::NetEvaluator);
+
+impl Evaluator for Uncached {
+    fn name(&self) -> String {
+        self.0.name()
+    }
+    fn evaluate(&mut self, pos: &Position) -> i32 {
+        self.0.score(pos)
+    }
+    fn set_root(&mut self, pos: &Position) {
+        self.0.set_root(pos);
+    }
+    fn make(&mut self, pos: &Position, turn: &fanorona_core::Turn) {
+        self.0.make(pos, turn);
+    }
+    fn unmake(&mut self) {
+        self.0.unmake();
+    }
+    fn box_clone(&self) -> Box<dyn Evaluator> {
+        Box::new(Uncached(self.0.clone()))
+    }
+}
+
+#[test]
+fn the_network_s_table_of_evaluations_changes_no_search() {
+    let net = Arc::new(fanorona_engine::nn::bench_network().unwrap());
+    let evaluator = || fanorona_engine::nn::NetEvaluator::new(Arc::clone(&net), "net").unwrap();
+    for (s, depth) in [
+        ("BBBBBBBBB/BBBBBBBBB/BWBW1BWBW/WWWWWWWWW/WWWWWWWWW w", 5),
+        ("1BBB1BBBB/B2B1BB1B/3BW1WB1/WW1W2WWW/WW4WWW w", 6),
+        ("2B1BBBB1/7B1/8W/4B3W/WW1W4W w", 7),
+    ] {
+        let p = pos(s);
+        let cached = search_with(&p, Limits::depth(depth), 16, Box::new(evaluator()));
+        let computed = search_with(&p, Limits::depth(depth), 16, Box::new(Uncached(evaluator())));
+        assert_eq!(
+            (cached.nodes, cached.score, best(&cached)),
+            (computed.nodes, computed.score, best(&computed)),
+            "{s}"
+        );
+        assert!(cached.nodes > 1000, "{s}: {}", cached.nodes);
+    }
+}

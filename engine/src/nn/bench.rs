@@ -83,7 +83,9 @@ fn walk(
     sink: &mut i64,
 ) -> u64 {
     if let Some(e) = ev.as_deref_mut() {
-        *sink += i64::from(e.evaluate(pos));
+        // Computed every time: the walk repeats its tree, which the search's table would
+        // answer from the second walk on.
+        *sink += i64::from(e.score(pos));
     }
     if depth == 0 {
         return 1;

@@ -9,7 +9,7 @@ use super::{
     Accumulator, Encoding, LazyAccumulator, NetError, Network, PendingRows, QuantError, QuantisedNetwork,
     Scratch, value_to_score,
 };
-use crate::eval::Evaluator;
+use crate::eval::{EvalCache, Evaluator};
 
 /// How the evaluator runs its network.
 #[derive(Debug)]
@@ -38,6 +38,8 @@ pub struct NetEvaluator {
     net: Arc<Network>,
     name: String,
     inference: Inference,
+    /// The scores of positions evaluated lately ([`Evaluator::evaluate`] looks here first).
+    cache: EvalCache,
 }
 
 impl NetEvaluator {
@@ -76,7 +78,7 @@ impl NetEvaluator {
                 }
             }
         };
-        NetEvaluator { net, name, inference }
+        NetEvaluator { net, name, inference, cache: EvalCache::new() }
     }
 
     /// Loads the network file at `path` (the engine spec's `eval=net:PATH`).
@@ -100,7 +102,9 @@ impl NetEvaluator {
         matches!(self.inference, Inference::Quantised { .. })
     }
 
-    /// The score of `pos` for its side to move, in centi-stones.
+    /// The score of `pos` for its side to move, in centi-stones, computed (the search's
+    /// [`Evaluator::evaluate`] gives the same score, from its table of recent evaluations when
+    /// `pos` is there).
     #[inline]
     pub fn score(&mut self, pos: &Position) -> i32 {
         match &mut self.inference {
@@ -160,9 +164,15 @@ impl Evaluator for NetEvaluator {
         self.name.clone()
     }
 
+    /// [`NetEvaluator::score`], looked up first among the positions evaluated lately.
     #[inline]
     fn evaluate(&mut self, pos: &Position) -> i32 {
-        self.score(pos)
+        if let Some(score) = self.cache.get(pos) {
+            return score;
+        }
+        let score = self.score(pos);
+        self.cache.put(pos, score);
+        score
     }
 
     fn set_root(&mut self, pos: &Position) {
