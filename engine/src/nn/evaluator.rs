@@ -38,7 +38,8 @@ pub struct NetEvaluator {
     net: Arc<Network>,
     name: String,
     inference: Inference,
-    /// The scores of positions evaluated lately ([`Evaluator::evaluate`] looks here first).
+    /// The scores of positions evaluated lately ([`Evaluator::evaluate`] looks here first, for
+    /// an integer network).
     cache: EvalCache,
 }
 
@@ -164,9 +165,14 @@ impl Evaluator for NetEvaluator {
         self.name.clone()
     }
 
-    /// [`NetEvaluator::score`], looked up first among the positions evaluated lately.
+    /// [`NetEvaluator::score`], looked up first among the positions evaluated lately when the
+    /// network runs in integers (whose score of a position does not depend on the path to it;
+    /// a float accumulator's last bits do, so float networks compute every time).
     #[inline]
     fn evaluate(&mut self, pos: &Position) -> i32 {
+        if !self.is_quantised() {
+            return self.score(pos);
+        }
         if let Some(score) = self.cache.get(pos) {
             return score;
         }
