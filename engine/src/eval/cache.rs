@@ -19,7 +19,7 @@ const SCORE_SHIFT: u32 = 48;
 /// position exactly (both boards and the side to move) with its score, so a hit returns the
 /// score the evaluator gave that position: a search is the same node for node with or without
 /// it. A search meets the same leaf again in a re-search (a null window that failed, a reduced
-/// move searched again), in the next iteration and by transposition: about a quarter of the
+/// move searched again), in the next iteration and by transposition: about a sixth of the
 /// bench's evaluations are found here (docs/BENCHMARKS.md).
 #[derive(Clone, Debug)]
 pub struct EvalCache {
