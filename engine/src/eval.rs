@@ -4,7 +4,7 @@ mod cache;
 mod handcrafted;
 mod material;
 
-pub use cache::EvalCache;
+pub use cache::{EvalCache, Slot};
 pub use handcrafted::{Handcrafted, Weights};
 pub use material::Material;
 

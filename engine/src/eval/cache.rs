@@ -1,5 +1,7 @@
 //! A table of the evaluations made recently, keyed by the whole position.
 
+use core::fmt;
+
 use fanorona_core::{Color, Position};
 
 /// Entries of the default table, as a power of two: 16,384 of 16 bytes, 256 KiB (a table of
@@ -21,10 +23,26 @@ const SCORE_SHIFT: u32 = 48;
 /// it. A search meets the same leaf again in a re-search (a null window that failed, a reduced
 /// move searched again), in the next iteration and by transposition: about a sixth of the
 /// bench's evaluations are found here (docs/BENCHMARKS.md).
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct EvalCache {
     entries: Box<[[u64; 2]]>,
     shift: u32,
+}
+
+/// Where a position missing from the table goes: its entry's index and key words, worked out
+/// once by [`EvalCache::probe`] for [`EvalCache::store`].
+#[derive(Clone, Copy, Debug)]
+pub struct Slot {
+    index: usize,
+    first: u64,
+    second: u64,
+}
+
+impl fmt::Debug for EvalCache {
+    /// The size, not the 16,384 entries.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("EvalCache").field("entries", &self.entries.len()).finish()
+    }
 }
 
 impl Default for EvalCache {
@@ -45,33 +63,46 @@ impl EvalCache {
         EvalCache { entries: vec![[0; 2]; 1 << bits].into_boxed_slice(), shift: u64::BITS - bits }
     }
 
-    /// The two words an entry for `pos` holds (the score not yet in) and its index.
+    /// The entry of `pos`: its index and the two words it holds (the score not yet in).
     #[inline]
-    fn key(&self, pos: &Position) -> (u64, u64, usize) {
+    fn slot(&self, pos: &Position) -> Slot {
         let side = u64::from(pos.turn() == Color::Black);
         let first = pos.stones(Color::White).0 | side << BOARD_BITS;
         let second = pos.stones(Color::Black).0;
         let mixed = (first ^ second.rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        (first, second | FILLED, (mixed >> self.shift) as usize)
+        Slot { index: (mixed >> self.shift) as usize, first, second: second | FILLED }
+    }
+
+    /// The score stored for `pos`, or where to store it ([`EvalCache::store`]).
+    #[inline]
+    pub fn probe(&self, pos: &Position) -> Result<i32, Slot> {
+        let slot = self.slot(pos);
+        match self.entries.get(slot.index) {
+            Some(&[a, b]) if b == slot.second && a & KEY_MASK == slot.first => {
+                Ok(i32::from((a >> SCORE_SHIFT) as u16 as i16))
+            }
+            _ => Err(slot),
+        }
+    }
+
+    /// Stores `score` in `slot` (from [`EvalCache::probe`] on this table), in place of the
+    /// entry there (a score outside `i16` is not stored).
+    #[inline]
+    pub fn store(&mut self, slot: Slot, score: i32) {
+        let Ok(score) = i16::try_from(score) else { return };
+        if let Some(entry) = self.entries.get_mut(slot.index) {
+            *entry = [slot.first | u64::from(score as u16) << SCORE_SHIFT, slot.second];
+        }
     }
 
     /// The score stored for `pos`, if it is there.
-    #[inline]
     pub fn get(&self, pos: &Position) -> Option<i32> {
-        let (first, second, i) = self.key(pos);
-        let [a, b] = *self.entries.get(i)?;
-        (b == second && a & KEY_MASK == first).then_some(i32::from((a >> SCORE_SHIFT) as u16 as i16))
+        self.probe(pos).ok()
     }
 
-    /// Stores `score` for `pos`, in place of the entry there (a score outside `i16` is not
-    /// stored).
-    #[inline]
+    /// Stores `score` for `pos` (a score outside `i16` is not stored).
     pub fn put(&mut self, pos: &Position, score: i32) {
-        let Ok(score) = i16::try_from(score) else { return };
-        let (first, second, i) = self.key(pos);
-        if let Some(entry) = self.entries.get_mut(i) {
-            *entry = [first | u64::from(score as u16) << SCORE_SHIFT, second];
-        }
+        self.store(self.slot(pos), score);
     }
 }
 

@@ -38,9 +38,10 @@ pub struct NetEvaluator {
     net: Arc<Network>,
     name: String,
     inference: Inference,
-    /// The scores of positions evaluated lately ([`Evaluator::evaluate`] looks here first, for
-    /// an integer network).
-    cache: EvalCache,
+    /// The scores of positions evaluated lately, which [`Evaluator::evaluate`] looks up first;
+    /// only for an integer network, whose score of a position does not depend on the path to
+    /// it (a float accumulator's last bits do, so a float network computes every time).
+    cache: Option<EvalCache>,
 }
 
 impl NetEvaluator {
@@ -79,7 +80,8 @@ impl NetEvaluator {
                 }
             }
         };
-        NetEvaluator { net, name, inference, cache: EvalCache::new() }
+        let cache = matches!(inference, Inference::Quantised { .. }).then(EvalCache::new);
+        NetEvaluator { net, name, inference, cache }
     }
 
     /// Loads the network file at `path` (the engine spec's `eval=net:PATH`).
@@ -165,19 +167,19 @@ impl Evaluator for NetEvaluator {
         self.name.clone()
     }
 
-    /// [`NetEvaluator::score`], looked up first among the positions evaluated lately when the
-    /// network runs in integers (whose score of a position does not depend on the path to it;
-    /// a float accumulator's last bits do, so float networks compute every time).
+    /// [`NetEvaluator::score`], looked up first among the positions evaluated lately (integer
+    /// networks).
     #[inline]
     fn evaluate(&mut self, pos: &Position) -> i32 {
-        if !self.is_quantised() {
-            return self.score(pos);
-        }
-        if let Some(score) = self.cache.get(pos) {
-            return score;
-        }
+        let Some(cache) = &self.cache else { return self.score(pos) };
+        let slot = match cache.probe(pos) {
+            Ok(score) => return score,
+            Err(slot) => slot,
+        };
         let score = self.score(pos);
-        self.cache.put(pos, score);
+        if let Some(cache) = &mut self.cache {
+            cache.store(slot, score);
+        }
         score
     }
 
