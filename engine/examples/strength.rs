@@ -82,6 +82,7 @@ fn build(who: &Who, seed: u64) -> Box<dyn Player> {
                 eval: EvalSpec::Handcrafted,
                 tb: None,
                 qwidth: 0,
+                noise: 0,
             };
             Box::new(AlphaBetaPlayer::new(
                 spec,

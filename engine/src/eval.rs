@@ -3,10 +3,12 @@
 mod cache;
 mod handcrafted;
 mod material;
+mod noise;
 
 pub use cache::{EvalCache, Slot};
 pub use handcrafted::{Handcrafted, Weights};
 pub use material::Material;
+pub use noise::{MAX_NOISE, Noisy};
 
 use fanorona_core::{Position, Turn};
 

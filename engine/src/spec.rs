@@ -1,7 +1,10 @@
 //! Player specs: `random`, `greedy`, `alphabeta:depth=4,eval=handcrafted`,
 //! `alphabeta:nodes=20000,eval=net:PATH`, `alphabeta:depth=3,movetime=100,hash=16,eval=material`,
 //! `alphabeta:movetime=100,tb=DIR` (endgame tables from `fanorona tb generate`),
-//! `alphabeta:movetime=100,threads=2` (a shared-table search on two threads).
+//! `alphabeta:movetime=100,threads=2` (a shared-table search on two threads),
+//! `alphabeta:nodes=20000,eval=embedded` (the network built into the binary),
+//! `alphabeta:depth=1,noise=150,eval=material` (a weakened player: each position's score is
+//! off by up to 1.5 stones).
 //!
 //! A spec is a kind, then optionally `:` and comma-separated `key=value` pairs. A value may
 //! itself contain `:` (as in `net:PATH`), but not `,`.
@@ -9,8 +12,9 @@
 use core::fmt;
 use core::str::FromStr;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
-use crate::eval::{Evaluator, Handcrafted, Material};
+use crate::eval::{Evaluator, Handcrafted, MAX_NOISE, Material, Noisy};
 use crate::player::Player;
 use crate::players::{AlphaBetaPlayer, GreedyPlayer, RandomPlayer};
 use crate::search::{Limits, MAX_THREADS, Searcher, TableError, ThreadsError, check_threads};
@@ -31,6 +35,8 @@ pub enum EvalSpec {
     Handcrafted,
     /// The value network in a file.
     Net(PathBuf),
+    /// The value network built into the binary ([`crate::nn::bench_network`]), `embedded`.
+    Embedded,
 }
 
 /// The settings of an alpha-beta player.
@@ -53,12 +59,16 @@ pub struct AlphaBetaSpec {
     /// Captures searched at each quiescence node past the first turn, most stones first
     /// (`qwidth=K`; 0, the default: every one; [`Searcher::set_quiescence_width`]).
     pub qwidth: usize,
+    /// The largest offset added to each evaluation (`noise=N`, in hundredths of a stone: 100
+    /// is one stone; 0, the default: none), a fixed pseudo-random one per position and seed
+    /// ([`Noisy`]), to weaken the player; at most [`MAX_NOISE`].
+    pub noise: u32,
 }
 
 impl AlphaBetaSpec {
-    /// Writes the limits, the table size, the threads and the quiescence width (each when not
-    /// the default), each followed by `,`, in the canonical order of a player spec's text:
-    /// `depth=2,nodes=5000,hash=32,threads=2,qwidth=2,`.
+    /// Writes the limits, the table size, the threads, the quiescence width and the noise
+    /// (each when not the default), each followed by `,`, in the canonical order of a player
+    /// spec's text: `depth=2,nodes=5000,hash=32,threads=2,qwidth=2,noise=50,`.
     ///
     /// # Errors
     /// When `out` fails.
@@ -81,6 +91,9 @@ impl AlphaBetaSpec {
         if self.qwidth != 0 {
             write!(out, "qwidth={},", self.qwidth)?;
         }
+        if self.noise != 0 {
+            write!(out, "noise={},", self.noise)?;
+        }
         Ok(())
     }
 
@@ -91,6 +104,16 @@ impl AlphaBetaSpec {
             nodes: self.nodes,
             movetime: self.movetime.map(std::time::Duration::from_millis),
         }
+    }
+
+    /// The evaluator of these settings for a player seeded with `seed`: `eval=`'s, wrapped in
+    /// [`Noisy`] when `noise=` is set (the seed picks the offsets).
+    ///
+    /// # Errors
+    /// [`SpecError::Net`] when the network cannot be loaded.
+    pub fn evaluator(&self, seed: u64) -> Result<Box<dyn Evaluator>, SpecError> {
+        let eval = self.eval.build()?;
+        Ok(if self.noise == 0 { eval } else { Box::new(Noisy::new(eval, self.noise, seed)) })
     }
 
     /// The searcher of these settings: a table of exactly `hash=` MiB and `threads=` threads,
@@ -172,7 +195,7 @@ pub enum SpecError {
     #[error("alphabeta needs at least one limit: depth=N, nodes=N or movetime=MS")]
     NoLimit,
     /// The evaluator is unknown.
-    #[error("unknown evaluator {0:?} (expected material, handcrafted or net:PATH)")]
+    #[error("unknown evaluator {0:?} (expected material, handcrafted, embedded or net:PATH)")]
     UnknownEval(String),
     /// The network file could not be loaded.
     #[error("cannot load network {path}: {reason}")]
@@ -208,7 +231,22 @@ impl EvalSpec {
             EvalSpec::Material => Ok(Box::new(Material)),
             EvalSpec::Handcrafted => Ok(Box::new(Handcrafted::default())),
             EvalSpec::Net(path) => load_net(path),
+            EvalSpec::Embedded => embedded(),
         }
+    }
+}
+
+/// The embedded network as an evaluator: read and quantised once per process, then copied
+/// (a copy shares the weights), so building a player is cheap.
+fn embedded() -> Result<Box<dyn Evaluator>, SpecError> {
+    static EMBEDDED: OnceLock<Result<crate::nn::NetEvaluator, String>> = OnceLock::new();
+    let built = EMBEDDED.get_or_init(|| {
+        let net = crate::nn::bench_network().map_err(|e| e.to_string())?;
+        crate::nn::NetEvaluator::new(std::sync::Arc::new(net), "embedded").map_err(|e| e.to_string())
+    });
+    match built {
+        Ok(eval) => Ok(eval.box_clone()),
+        Err(reason) => Err(SpecError::Net { path: PathBuf::from("embedded"), reason: reason.clone() }),
     }
 }
 
@@ -228,6 +266,7 @@ impl FromStr for EvalSpec {
         match t {
             "material" => Ok(EvalSpec::Material),
             "handcrafted" => Ok(EvalSpec::Handcrafted),
+            "embedded" => Ok(EvalSpec::Embedded),
             _ => match t.strip_prefix("net:") {
                 Some(path) if !path.trim().is_empty() => Ok(EvalSpec::Net(PathBuf::from(path.trim()))),
                 _ => Err(SpecError::UnknownEval(t.to_string())),
@@ -242,6 +281,7 @@ impl fmt::Display for EvalSpec {
             EvalSpec::Material => f.write_str("material"),
             EvalSpec::Handcrafted => f.write_str("handcrafted"),
             EvalSpec::Net(p) => write!(f, "net:{}", p.display()),
+            EvalSpec::Embedded => f.write_str("embedded"),
         }
     }
 }
@@ -300,6 +340,7 @@ fn parse_alphabeta(params: &str) -> Result<AlphaBetaSpec, SpecError> {
         eval: EvalSpec::Handcrafted,
         tb: None,
         qwidth: 0,
+        noise: 0,
     };
     let mut seen: Vec<&str> = Vec::new();
     for part in params.split(',').map(str::trim).filter(|p| !p.is_empty()) {
@@ -326,6 +367,10 @@ fn parse_alphabeta(params: &str) -> Result<AlphaBetaSpec, SpecError> {
                 let k = number(key, value)?;
                 spec.qwidth = at_most(key, value, k, MAX_QWIDTH, " (0: every capture)")?;
             }
+            "noise" => {
+                let n = number(key, value)?;
+                spec.noise = at_most(key, value, n, MAX_NOISE, " (hundredths of a stone; 0: none)")?;
+            }
             "tb" => {
                 if value.is_empty() {
                     return Err(SpecError::BadValue {
@@ -340,7 +385,7 @@ fn parse_alphabeta(params: &str) -> Result<AlphaBetaSpec, SpecError> {
                 return Err(SpecError::UnknownKey {
                     kind: "alphabeta".into(),
                     key: key.to_string(),
-                    expected: "depth, nodes, movetime, hash, threads, eval, tb, qwidth",
+                    expected: "depth, nodes, movetime, hash, threads, eval, tb, qwidth, noise",
                 });
             }
         }
@@ -379,8 +424,8 @@ impl FromStr for PlayerSpec {
 }
 
 impl fmt::Display for PlayerSpec {
-    /// The canonical text: `alphabeta:` then depth, nodes, movetime, hash and threads (when
-    /// not the default), eval and tb (when set), in that order.
+    /// The canonical text: `alphabeta:` then depth, nodes, movetime, hash, threads, qwidth and
+    /// noise (when not the default), eval and tb (when set), in that order.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PlayerSpec::Random => f.write_str("random"),
@@ -399,7 +444,8 @@ impl fmt::Display for PlayerSpec {
 }
 
 impl PlayerSpec {
-    /// Builds the player, seeded with `seed`.
+    /// Builds the player, seeded with `seed` (random and greedy players draw their choices
+    /// from it, a `noise=` player its evaluation offsets).
     ///
     /// # Errors
     /// When the evaluator cannot be built (a network file that does not load), the table
@@ -409,7 +455,7 @@ impl PlayerSpec {
             PlayerSpec::Random => Box::new(RandomPlayer::new(seed)),
             PlayerSpec::Greedy => Box::new(GreedyPlayer::new(seed)),
             PlayerSpec::AlphaBeta(a) => {
-                let searcher = a.searcher(a.eval.build()?)?;
+                let searcher = a.searcher(a.evaluator(seed)?)?;
                 let mut player = AlphaBetaPlayer::with_searcher(a.limits(), searcher, self.to_string());
                 if let Some(dir) = &a.tb {
                     let tb = crate::tablebase::open_shared(dir)
@@ -519,5 +565,65 @@ mod tests {
 
     fn alphabeta(params: &str) -> AlphaBetaSpec {
         parse_alphabeta(params).unwrap()
+    }
+
+    fn start_game() -> fanorona_core::Game {
+        fanorona_core::Game::new(fanorona_core::Position::start(), fanorona_core::DrawRules::default())
+    }
+
+    #[test]
+    fn embedded_round_trips_builds_and_plays() {
+        round_trip("alphabeta:eval=embedded,nodes=500", "alphabeta:nodes=500,eval=embedded");
+        round_trip(" alphabeta:depth=2,eval= embedded ", "alphabeta:depth=2,eval=embedded");
+        assert_eq!("embedded".parse::<EvalSpec>().unwrap(), EvalSpec::Embedded);
+        assert_eq!(EvalSpec::Embedded.to_string(), "embedded");
+        let eval = EvalSpec::Embedded.build().unwrap();
+        assert_eq!(eval.name(), "embedded");
+        let spec: PlayerSpec = "alphabeta:depth=2,eval=embedded".parse().unwrap();
+        let mut player = spec.build(1).unwrap();
+        let game = start_game();
+        let decision = player.choose(&game);
+        assert!(game.legal_moves().contains(&decision.mv), "{decision:?}");
+        assert!(decision.score.is_some() && decision.nodes > 0, "{decision:?}");
+        // A second player reuses the network read once.
+        assert!(spec.build(2).is_ok());
+    }
+
+    #[test]
+    fn noise_round_trips_and_is_bounded() {
+        round_trip("alphabeta:noise=150,depth=1,eval=material", "alphabeta:depth=1,noise=150,eval=material");
+        round_trip(
+            "alphabeta:noise=40,qwidth=2,hash=8,depth=3",
+            "alphabeta:depth=3,hash=8,qwidth=2,noise=40,eval=handcrafted",
+        );
+        round_trip("alphabeta:noise=0,depth=2", "alphabeta:depth=2,eval=handcrafted");
+        round_trip(
+            "alphabeta:noise=10000,nodes=9,eval=embedded",
+            "alphabeta:nodes=9,noise=10000,eval=embedded",
+        );
+        assert_eq!(alphabeta("depth=2,noise=75").noise, 75);
+        assert_eq!(alphabeta("depth=2").noise, 0);
+        let e = |s: &str| s.parse::<PlayerSpec>().unwrap_err();
+        for bad in ["10001", "-1", "x", ""] {
+            let text = format!("alphabeta:depth=2,noise={bad}");
+            assert!(matches!(e(&text), SpecError::BadValue { ref key, .. } if key == "noise"), "{text}");
+        }
+        assert!(e("alphabeta:depth=2,noise=10001").to_string().contains("at most 10000"));
+        assert!(e("alphabeta:depth=2,nois=3").to_string().contains("noise"));
+    }
+
+    #[test]
+    fn noise_wraps_the_evaluator_by_seed() {
+        let spec = alphabeta("depth=1,noise=50,eval=material");
+        let pos: fanorona_core::Position = "9/9/W1BBB3B/9/8W w".parse().unwrap();
+        let score = |seed: u64| spec.evaluator(seed).unwrap().evaluate(&pos);
+        assert!((score(1) + 200).abs() <= 50, "{}", score(1));
+        assert_eq!(score(1), score(1));
+        assert!((1..20).any(|seed| score(seed) != score(1)));
+        assert_eq!(alphabeta("depth=1,eval=material").evaluator(3).unwrap().evaluate(&pos), -200);
+        let noisy: PlayerSpec = "alphabeta:depth=2,noise=100,eval=handcrafted".parse().unwrap();
+        let game = start_game();
+        let decision = noisy.build(5).unwrap().choose(&game);
+        assert!(game.legal_moves().contains(&decision.mv));
     }
 }

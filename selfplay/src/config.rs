@@ -83,6 +83,7 @@ pub fn default_spec() -> PlayerSpec {
         eval: fanorona_engine::EvalSpec::Handcrafted,
         tb: None,
         qwidth: 0,
+        noise: 0,
     })
 }
 
