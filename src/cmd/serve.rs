@@ -29,7 +29,8 @@ pub struct Args {
     /// Endgame tables (from `fanorona tb generate`) whose values the page shows.
     #[arg(long)]
     tb: Option<PathBuf>,
-    /// The engine spec the page starts with.
+    /// The engine spec of requests that name no level or spec (each turn or search stops within
+    /// 5 seconds).
     #[arg(long, default_value = fanorona_web::DEFAULT_ENGINE)]
     engine: String,
     #[command(flatten)]

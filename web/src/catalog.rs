@@ -1,6 +1,7 @@
 //! The record files the server was given (files, and the record files found under
-//! directories), their game summaries (read once, on first use) and the games themselves.
-//! Only these files are ever opened.
+//! directories) and the files uploaded to it (kept in memory, the last [`MAX_UPLOADS`]), their
+//! game summaries (read once, on first use) and the games themselves. Only these files are
+//! ever opened.
 
 use std::io::{BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
@@ -16,6 +17,9 @@ pub const MAX_INDEXED: usize = 2_000_000;
 
 /// Directory levels followed at most.
 const MAX_DEPTH: usize = 32;
+
+/// Uploaded files kept at most; a newer one drops the oldest.
+pub const MAX_UPLOADS: usize = 8;
 
 /// What the listing shows of one game.
 #[derive(Debug, Clone)]
@@ -53,10 +57,28 @@ pub struct FileIndex {
     pub error: Option<String>,
 }
 
+/// Where a listed file's bytes are.
+#[derive(Clone)]
+enum Source {
+    /// A file on disk.
+    File(PathBuf),
+    /// An uploaded record file, in memory.
+    Upload(Arc<[u8]>),
+}
+
+impl std::fmt::Debug for Source {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Source::File(path) => f.debug_tuple("File").field(path).finish(),
+            Source::Upload(bytes) => write!(f, "Upload({} bytes)", bytes.len()),
+        }
+    }
+}
+
 #[derive(Debug)]
 struct Entry {
     name: String,
-    path: PathBuf,
+    source: Source,
     index: Option<Arc<FileIndex>>,
 }
 
@@ -64,6 +86,8 @@ struct Entry {
 #[derive(Debug)]
 pub struct Catalog {
     entries: Mutex<Vec<Entry>>,
+    /// Files uploaded so far (their numbers in the listing).
+    uploads: std::sync::atomic::AtomicU64,
 }
 
 impl CatalogError {
@@ -104,10 +128,10 @@ impl Catalog {
         for path in files {
             let name = path.display().to_string();
             if !entries.iter().any(|e| e.name == name) {
-                entries.push(Entry { name, path, index: None });
+                entries.push(Entry { name, source: Source::File(path), index: None });
             }
         }
-        Ok(Catalog { entries: Mutex::new(entries) })
+        Ok(Catalog { entries: Mutex::new(entries), uploads: std::sync::atomic::AtomicU64::new(0) })
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Entry>> {
@@ -125,13 +149,44 @@ impl Catalog {
         let mut entries = self.lock();
         match entries.iter_mut().find(|e| e.name == name) {
             Some(e) => e.index = None,
-            None => entries.push(Entry { name, path: path.to_path_buf(), index: None }),
+            None => entries.push(Entry { name, source: Source::File(path.to_path_buf()), index: None }),
         }
     }
 
-    fn path_of(&self, name: &str) -> ApiResult<PathBuf> {
-        self.lock().iter().find(|e| e.name == name).map(|e| e.path.clone()).ok_or_else(|| {
-            ApiError::not_found(format!("file {name:?} is not one of the files this server was given"))
+    /// Lists `bytes`, a whole record file uploaded as `file_name`, as `upload N: file_name`
+    /// (dropping the oldest upload beyond [`MAX_UPLOADS`]); its listed name and game count.
+    ///
+    /// # Errors
+    /// 400 for bytes that are not a whole, undamaged record file, or one without games.
+    pub fn add_upload(&self, file_name: &str, bytes: Vec<u8>) -> ApiResult<(String, usize)> {
+        let bytes: Arc<[u8]> = Arc::from(bytes);
+        let reader =
+            RecordReader::new(&bytes[..], Path::new(file_name)).map_err(|e| ApiError::bad(format!("{e}")))?;
+        let ix = index_of(reader);
+        if let Some(e) = &ix.error {
+            return Err(ApiError::bad(format!("{file_name}: damaged record file: {e}")));
+        }
+        if ix.games.is_empty() {
+            return Err(ApiError::bad(format!("{file_name}: there are no games in it")));
+        }
+        let games = ix.games.len();
+        let n = self.uploads.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        let name = format!("upload {n}: {file_name}");
+        let mut entries = self.lock();
+        let uploaded = |e: &Entry| matches!(e.source, Source::Upload(_));
+        while entries.iter().filter(|e| uploaded(e)).count() >= MAX_UPLOADS {
+            let Some(oldest) = entries.iter().position(uploaded) else { break };
+            entries.remove(oldest);
+        }
+        entries.push(Entry { name: name.clone(), source: Source::Upload(bytes), index: Some(Arc::new(ix)) });
+        Ok((name, games))
+    }
+
+    fn source_of(&self, name: &str) -> ApiResult<Source> {
+        self.lock().iter().find(|e| e.name == name).map(|e| e.source.clone()).ok_or_else(|| {
+            ApiError::not_found(format!(
+                "file {name:?} is not one of the files this server was given (or was uploaded to it lately)"
+            ))
         })
     }
 
@@ -140,11 +195,16 @@ impl Catalog {
     /// # Errors
     /// 404 for a name not given; 400 for a file that is not a record file.
     pub fn index(&self, name: &str) -> ApiResult<Arc<FileIndex>> {
-        let path = self.path_of(name)?;
+        let source = self.source_of(name)?;
         if let Some(ix) = self.lock().iter().find(|e| e.name == name).and_then(|e| e.index.clone()) {
             return Ok(ix);
         }
-        let ix = Arc::new(read_index(name, &path)?);
+        let ix = Arc::new(match &source {
+            Source::File(path) => index_of(open(name, path)?),
+            Source::Upload(bytes) => index_of(
+                RecordReader::new(&bytes[..], Path::new(name)).map_err(|e| ApiError::bad(e.to_string()))?,
+            ),
+        });
         if let Some(e) = self.lock().iter_mut().find(|e| e.name == name) {
             e.index = Some(Arc::clone(&ix));
         }
@@ -158,20 +218,31 @@ impl Catalog {
     /// 404 for an unknown file or a game number past the end; 400 for a damaged file.
     pub fn game(&self, name: &str, game: u64) -> ApiResult<GameRecord> {
         let ix = self.index(name)?;
-        let path = self.path_of(name)?;
+        let source = self.source_of(name)?;
         let bad = |e: fanorona_data::DataError| ApiError::bad(format!("file {name:?}: {e}"));
+        let first = |rec: Option<Result<GameRecord, fanorona_data::DataError>>| match rec {
+            Some(rec) => rec.map_err(bad),
+            None => Err(ApiError::bad(format!("file {name:?} changed since it was listed"))),
+        };
         if let Some(&offset) = usize::try_from(game).ok().and_then(|g| ix.offsets.get(g)) {
+            let path = match &source {
+                Source::File(path) => path,
+                Source::Upload(bytes) => {
+                    let head = bytes.get(..ix.header_end as usize).unwrap_or_default();
+                    let rest = bytes.get(offset as usize..).unwrap_or_default();
+                    return first(
+                        RecordReader::new(head.chain(rest), Path::new(name)).map_err(bad)?.read_record(),
+                    );
+                }
+            };
             let io = |e: std::io::Error| ApiError::internal(format!("file {name:?}: {e}"));
-            let mut file = std::fs::File::open(&path).map_err(io)?;
+            let mut file = std::fs::File::open(path).map_err(io)?;
             let mut head = Vec::new();
             (&mut file).take(ix.header_end).read_to_end(&mut head).map_err(io)?;
             file.seek(SeekFrom::Start(offset)).map_err(io)?;
-            let mut reader = RecordReader::new(std::io::Cursor::new(head).chain(BufReader::new(file)), &path)
+            let mut reader = RecordReader::new(std::io::Cursor::new(head).chain(BufReader::new(file)), path)
                 .map_err(bad)?;
-            return match reader.read_record() {
-                Some(rec) => rec.map_err(bad),
-                None => Err(ApiError::bad(format!("file {name:?} changed since it was listed"))),
-            };
+            return first(reader.read_record());
         }
         if !ix.truncated {
             let n = ix.games.len();
@@ -179,6 +250,9 @@ impl Catalog {
                 "game {game}: file {name:?} has {n} games (numbered from 0)"
             )));
         }
+        let Source::File(path) = source else {
+            return Err(ApiError::not_found(format!("game {game}: file {name:?} has fewer games")));
+        };
         let reader = open(name, &path)?;
         let mut count = 0u64;
         for rec in reader {
@@ -202,8 +276,8 @@ fn open(name: &str, path: &Path) -> ApiResult<RecordReader> {
     })
 }
 
-fn read_index(name: &str, path: &Path) -> ApiResult<FileIndex> {
-    let mut reader = open(name, path)?;
+/// The index of the records `reader` reads (damage ends it, with `error`).
+fn index_of<R: Read>(mut reader: RecordReader<R>) -> FileIndex {
     let header = reader.header().clone();
     let header_end = reader.offset();
     let (mut games, mut offsets) = (Vec::new(), Vec::new());
@@ -245,7 +319,7 @@ fn read_index(name: &str, path: &Path) -> ApiResult<FileIndex> {
             length: rec.turns.len(),
         });
     }
-    Ok(FileIndex { header, games, offsets, header_end, truncated, error })
+    FileIndex { header, games, offsets, header_end, truncated, error }
 }
 
 /// Adds the record files under `dir`, in path order.

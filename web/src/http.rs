@@ -5,8 +5,18 @@ use std::net::TcpStream;
 
 /// The most bytes of request line and headers read.
 pub const MAX_HEAD: usize = 64 * 1024;
-/// The most bytes of request body read.
+/// The most bytes of request body read, but for routes given a bound of their own.
 pub const MAX_BODY: usize = 1024 * 1024;
+/// The most bytes of an uploaded file's body (`POST /api/upload`).
+pub const MAX_UPLOAD: usize = 8 * 1024 * 1024;
+/// The largest body bound a route may have.
+const MAX_ANY_BODY: usize = if MAX_UPLOAD > MAX_BODY { MAX_UPLOAD } else { MAX_BODY };
+
+/// The body bound of a request to `path` with `method`: [`MAX_UPLOAD`] for `POST
+/// /api/upload`, [`MAX_BODY`] for the rest.
+pub fn body_bound(method: &str, path: &str) -> usize {
+    if method == "POST" && path == "/api/upload" { MAX_UPLOAD } else { MAX_BODY }
+}
 
 /// One request.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -71,7 +81,7 @@ impl Response {
 impl ReadError {
     /// Whether the request was malformed (the client's fault) rather than the connection failing.
     pub fn is_bad_input(&self) -> bool {
-        matches!(self, ReadError::Bad(..))
+        matches!(self, ReadError::Bad(..) | ReadError::TooLarge { .. })
     }
 }
 
@@ -81,21 +91,33 @@ pub enum ReadError {
     /// The connection failed or timed out.
     #[error("reading the request: {0}")]
     Io(#[from] std::io::Error),
-    /// The request is malformed or too large; the status to answer with.
+    /// The request is malformed or its head too large; the status to answer with.
     #[error("{1}")]
     Bad(u16, String),
+    /// The body announced is larger than the route's bound (413); nothing of it was read.
+    #[error("the request body of {path} is {declared} bytes, more than the {bound} accepted")]
+    TooLarge {
+        /// The route.
+        path: String,
+        /// The `Content-Length`.
+        declared: u64,
+        /// The route's bound.
+        bound: usize,
+    },
 }
 
 fn bad(status: u16, what: impl Into<String>) -> ReadError {
     ReadError::Bad(status, what.into())
 }
 
-/// Reads one request from `stream`.
+/// Reads one request from `stream`, its body bounded by [`body_bound`] (refused from its
+/// `Content-Length`, before it is read).
 ///
 /// # Errors
-/// [`ReadError::Bad`] for a malformed or oversized request, [`ReadError::Io`] otherwise.
+/// [`ReadError::Bad`] for a malformed request or an oversized head, [`ReadError::TooLarge`]
+/// for an oversized body, [`ReadError::Io`] otherwise.
 pub fn read_request(stream: &mut TcpStream) -> Result<Request, ReadError> {
-    let mut reader = BufReader::new(stream.take(MAX_HEAD as u64 + MAX_BODY as u64));
+    let mut reader = BufReader::new(stream.take(MAX_HEAD as u64 + MAX_ANY_BODY as u64));
     let mut head_len = 0usize;
     let mut line = String::new();
     let mut next_line = |reader: &mut BufReader<_>, line: &mut String| -> Result<(), ReadError> {
@@ -125,6 +147,7 @@ pub fn read_request(stream: &mut TcpStream) -> Result<Request, ReadError> {
     }
     let method = method.to_string();
     let (path, query) = split_target(target)?;
+    let bound = body_bound(&method, &path);
     let mut content_length = 0usize;
     let (mut host, mut content_type) = (None, None);
     loop {
@@ -139,10 +162,12 @@ pub fn read_request(stream: &mut TcpStream) -> Result<Request, ReadError> {
         let name = name.trim().to_ascii_lowercase();
         let value = value.trim();
         if name == "content-length" {
-            content_length = value.parse().map_err(|_| bad(400, format!("bad Content-Length {value:?}")))?;
-            if content_length > MAX_BODY {
-                return Err(bad(413, format!("request body over {MAX_BODY} bytes")));
+            let declared: u64 =
+                value.parse().map_err(|_| bad(400, format!("bad Content-Length {value:?}")))?;
+            if declared > bound as u64 {
+                return Err(ReadError::TooLarge { path, declared, bound });
             }
+            content_length = declared as usize;
         } else if name == "host" {
             host = Some(value.to_string());
         } else if name == "content-type" {
@@ -245,5 +270,12 @@ mod tests {
         assert!(split_target("/a?b=%e").is_err());
         assert_eq!(decode("%41%42c"), Some("ABc".into()));
         assert_eq!(decode("%ff"), None);
+    }
+
+    #[test]
+    fn only_uploads_get_the_larger_body_bound() {
+        assert_eq!(body_bound("POST", "/api/upload"), MAX_UPLOAD);
+        assert_eq!(body_bound("GET", "/api/upload"), MAX_BODY);
+        assert_eq!(body_bound("POST", "/api/engine"), MAX_BODY);
     }
 }

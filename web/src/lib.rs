@@ -1,10 +1,11 @@
 //! Fanorona in the browser: a local HTTP server (`fanorona serve`) with a JSON API under
-//! `/api/` and an embedded page to replay record files, analyse positions with any engine spec
-//! and play against any engine.
+//! `/api/` and an embedded page to replay record files (given to the server or uploaded to
+//! it), analyse positions with an engine spec and play against a level or an engine.
 //!
 //! The server is a small synchronous HTTP/1.1 implementation on `std::net` (one thread per
-//! connection, bounded request sizes); the page is plain HTML, CSS and JavaScript embedded
-//! with `include_str!`, drawing the board as SVG.
+//! connection, bounded request sizes, engine work bounded in time and in number at once); the
+//! page is plain HTML, CSS and JavaScript embedded with `include_str!`, drawing the board as
+//! SVG.
 #![deny(missing_docs)]
 
 pub mod api;
@@ -12,7 +13,10 @@ mod assets;
 pub mod catalog;
 pub mod error;
 pub mod http;
+pub mod levels;
 pub mod server;
+pub mod slots;
+pub mod upload;
 
 pub use error::ApiError;
 pub use server::{Config, DEFAULT_ENGINE, ServeError, Server};

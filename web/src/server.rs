@@ -13,12 +13,19 @@ use fanorona_tb::Tablebase;
 use crate::api::search::Searches;
 use crate::catalog::{Catalog, CatalogError};
 use crate::http::{self, ReadError, Response};
+use crate::levels::Level;
+use crate::slots::EngineSlots;
 
 /// Connections handled at once at most; more are answered 503.
 pub const MAX_CONNECTIONS: usize = 64;
 
 /// How long a client may take to send its request.
 const READ_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The most bytes of a refused body read and dropped so that the client gets the answer.
+const MAX_DRAIN: u64 = 64 * 1024 * 1024;
+/// The longest a refused body is read and dropped.
+const DRAIN_TIME: Duration = Duration::from_secs(10);
 
 /// What `fanorona serve` was told.
 #[derive(Debug, Clone)]
@@ -35,7 +42,9 @@ pub struct Config {
     pub tb: Option<PathBuf>,
     /// The draw rules of played games.
     pub rules: DrawRules,
-    /// The engine spec used when a request names none.
+    /// The engine spec used when a request names none (it may name files: it comes from the
+    /// command line; its searches stop within
+    /// [`MAX_MOVETIME_MS`](crate::api::bounds::MAX_MOVETIME_MS) like the others).
     pub engine: String,
 }
 
@@ -65,6 +74,10 @@ pub struct State {
     pub catalog: Catalog,
     /// Running and finished searches.
     pub searches: Searches,
+    /// The engine computations running at once (searches and engine turns).
+    pub slots: EngineSlots,
+    /// The playing levels, weakest first.
+    pub levels: Vec<Level>,
     /// The endgame tables, when configured.
     pub tb: Option<Arc<Tablebase>>,
 }
@@ -133,6 +146,7 @@ impl Server {
             .engine
             .parse::<fanorona_engine::PlayerSpec>()
             .map_err(|source| ServeError::Engine { spec: config.engine.clone(), source })?;
+        let levels = crate::levels::levels().map_err(|(spec, source)| ServeError::Engine { spec, source })?;
         let catalog = Catalog::new(&config.files)?;
         if let Some(save) = &config.save
             && save.is_file()
@@ -152,7 +166,15 @@ impl Server {
             format!("{}:{}", config.host, config.port)
         };
         let listener = TcpListener::bind(&addr).map_err(|source| ServeError::Bind { addr, source })?;
-        Ok(Server { listener, state: Arc::new(State { config, catalog, searches: Searches::default(), tb }) })
+        let state = State {
+            config,
+            catalog,
+            searches: Searches::default(),
+            slots: EngineSlots::default(),
+            levels,
+            tb,
+        };
+        Ok(Server { listener, state: Arc::new(state) })
     }
 
     /// The address it listens on.
@@ -217,7 +239,22 @@ fn serve(state: &State, mut stream: TcpStream) {
         Err(ReadError::Bad(status, message)) => {
             let r = Response::json_status(status, &crate::error::ApiError { status, message }.to_json());
             let _ = http::write_response(&mut stream, &r);
-            linger(stream);
+            linger(stream, (http::MAX_HEAD + http::MAX_BODY) as u64);
+            return;
+        }
+        Err(ReadError::TooLarge { path, declared, bound }) => {
+            let message = if path == "/api/upload" {
+                format!(
+                    "the upload is {}: files of at most {} can be opened here (larger ones: fanorona serve FILE)",
+                    mib(declared),
+                    mib(bound as u64)
+                )
+            } else {
+                format!("the request body is {declared} bytes, more than the {bound} accepted on {path}")
+            };
+            let r = Response::json_status(413, &crate::error::ApiError { status: 413, message }.to_json());
+            let _ = http::write_response(&mut stream, &r);
+            linger(stream, http::MAX_HEAD as u64 + declared.min(MAX_DRAIN));
             return;
         }
         Err(ReadError::Io(_)) => return,
@@ -225,9 +262,20 @@ fn serve(state: &State, mut stream: TcpStream) {
     let _ = http::write_response(&mut stream, &response);
 }
 
+/// `9.5 MiB`, `8 MiB`.
+fn mib(bytes: u64) -> String {
+    let tenths = (bytes * 10).div_ceil(1024 * 1024);
+    if tenths.is_multiple_of(10) {
+        format!("{} MiB", tenths / 10)
+    } else {
+        format!("{}.{} MiB", tenths / 10, tenths % 10)
+    }
+}
+
 /// Refuses what another web site could make a browser send: on a loopback address, a `Host`
-/// that is not a loopback name (DNS rebinding); and a `POST` that is not JSON (a cross-site
-/// form or a "simple" cross-origin request: JSON needs a preflight, which is never granted).
+/// that is not a loopback name (DNS rebinding); and a `POST` that is not JSON, or for
+/// `/api/upload` not `application/octet-stream` (a cross-site form or a "simple"
+/// cross-origin request: both types need a preflight, which is never granted).
 fn guard(state: &State, req: &http::Request) -> Result<(), crate::error::ApiError> {
     let loopback = ["127.0.0.1", "localhost", "::1", "[::1]"].contains(&state.config.host.as_str());
     if loopback {
@@ -239,8 +287,17 @@ fn guard(state: &State, req: &http::Request) -> Result<(), crate::error::ApiErro
             });
         }
     }
-    if req.method == "POST" && !req.content_type.as_deref().is_some_and(|t| t.starts_with("application/json"))
-    {
+    let is =
+        |t: &str| req.content_type.as_deref().is_some_and(|c| c.trim().to_ascii_lowercase().starts_with(t));
+    if req.method == "POST" && req.path == "/api/upload" {
+        if !is("application/octet-stream") {
+            return Err(crate::error::ApiError {
+                status: 415,
+                message: "an upload is the file's bytes, sent with Content-Type: application/octet-stream"
+                    .into(),
+            });
+        }
+    } else if req.method == "POST" && !is("application/json") {
         return Err(crate::error::ApiError {
             status: 415,
             message: "POST bodies must be JSON, sent with Content-Type: application/json".into(),
@@ -258,18 +315,19 @@ fn host_name(h: &str) -> &str {
     h.split_once(':').map_or(h, |(a, _)| a)
 }
 
-/// Closes a connection whose request was not read to the end: the rest is read and dropped
-/// first (bounded), so that the client gets the response rather than a reset.
-fn linger(mut stream: TcpStream) {
+/// Closes a connection whose request was not read to the end: the rest, up to `left` bytes
+/// and [`DRAIN_TIME`], is read and dropped first, so that the client gets the response rather
+/// than a reset.
+fn linger(mut stream: TcpStream, mut left: u64) {
     use std::io::Read;
     let _ = stream.shutdown(std::net::Shutdown::Write);
     let _ = stream.set_read_timeout(Some(Duration::from_secs(1)));
-    let mut sink = [0u8; 8192];
-    let mut left = http::MAX_HEAD + http::MAX_BODY;
-    while left > 0 {
+    let until = std::time::Instant::now() + DRAIN_TIME;
+    let mut sink = [0u8; 16384];
+    while left > 0 && std::time::Instant::now() < until {
         match stream.read(&mut sink) {
             Ok(0) | Err(_) => break,
-            Ok(n) => left = left.saturating_sub(n),
+            Ok(n) => left = left.saturating_sub(n as u64),
         }
     }
 }
@@ -290,10 +348,28 @@ fn answer(state: &State, req: &http::Request) -> Response {
         return Response::json_status(405, &e.to_json());
     }
     match crate::assets::find(&req.path) {
-        Some((content_type, body)) => Response::text(content_type, body),
+        Some((content_type, body)) => {
+            let mut r = Response::text(content_type, body);
+            if content_type.starts_with("text/html") {
+                r.headers
+                    .push(("Content-Security-Policy".into(), crate::assets::CONTENT_SECURITY_POLICY.into()));
+            }
+            r
+        }
         None => {
             let e = crate::error::ApiError::not_found(format!("no page {}", req.path));
             Response::json_status(404, &e.to_json())
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn sizes_are_written_in_mib() {
+        assert_eq!(super::mib(8 * 1024 * 1024), "8 MiB");
+        assert_eq!(super::mib(9 * 1024 * 1024 + 512 * 1024), "9.5 MiB");
+        assert_eq!(super::mib(8 * 1024 * 1024 + 1), "8.1 MiB");
+        assert_eq!(super::host_name("[::1]:80"), "[::1]");
     }
 }

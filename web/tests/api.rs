@@ -303,15 +303,21 @@ fn searches_report_every_depth() {
     let check = get(addr, &format!("/api/check?moves=d3e3%2B&turn={}", enc(best))).json();
     assert_eq!(check["legal"], true, "{best}");
     // A long search stops when asked.
-    let id = post(addr, "/api/search", &json!({"engine": "alphabeta:depth=60,movetime=600000"})).json()["id"]
-        .as_u64()
-        .unwrap();
+    let long = post(addr, "/api/search", &json!({"engine": "alphabeta:depth=30,movetime=600000"})).json();
+    assert_eq!(long["engine"], "alphabeta:depth=30,movetime=5000,eval=handcrafted", "capped: {long}");
+    assert_eq!(long["capped"], true);
+    let id = long["id"].as_u64().unwrap();
     assert_eq!(post(addr, &format!("/api/search/stop?id={id}"), &json!({})).status, 200);
     let v = wait_done(addr, id);
     assert_eq!(v["result"]["stopped"], true);
     for (body, status, needle) in [
         (json!({"engine": "greedy"}), 400, "only alphabeta"),
-        (json!({"engine": "alphabeta:depth=2,eval=net:/no/such.fnet"}), 400, "/no/such.fnet"),
+        (
+            json!({"engine": "alphabeta:depth=2,eval=net:/no/such.fnet"}),
+            400,
+            "cannot name files on the server",
+        ),
+        (json!({"engine": "alphabeta:depth=31"}), 400, "at most depth 30"),
         (json!({"position": "BBBBBBBBB/BBBBBBBBB/9/9/9 w", "engine": "alphabeta:depth=2"}), 409, "over"),
     ] {
         let r = post(addr, "/api/search", &body);
@@ -432,4 +438,283 @@ fn a_record_with_an_illegal_turn_replays_up_to_it() {
     let error = v["error"].as_str().unwrap();
     assert!(error.starts_with(&format!("turn 1 {} is not legal", bad.turns[0].mv)), "{error}");
     assert_eq!(v["final"], Position::start().to_string());
+}
+
+#[test]
+fn pages_carry_a_content_security_policy() {
+    let addr = serve(Config::default());
+    let page = get(addr, "/");
+    assert_eq!(
+        page.header("Content-Security-Policy"),
+        Some(
+            "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; \
+             connect-src 'self'; frame-ancestors 'none'"
+        ),
+        "{}",
+        page.head
+    );
+    assert_eq!(get(addr, "/app.js").header("Content-Security-Policy"), None);
+}
+
+#[test]
+fn info_lists_the_levels() {
+    let addr = serve(Config::default());
+    let v = get(addr, "/api/info").json();
+    let levels = v["levels"].as_array().unwrap();
+    let names: Vec<&str> = levels.iter().map(|l| l["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["Beginner", "Casual", "Club", "Strong", "Maximum"]);
+    for l in levels {
+        assert!(!l["description"].as_str().unwrap().is_empty(), "{l}");
+        l["spec"].as_str().unwrap().parse::<fanorona_engine::PlayerSpec>().unwrap();
+    }
+    assert_eq!(levels[0]["spec"], "random");
+    assert_eq!(v["default_level"], "Casual");
+    assert_eq!(v["max_movetime_ms"], 5000);
+}
+
+#[test]
+fn every_level_plays_a_turn() {
+    let addr = serve(Config::default());
+    for (level, seed) in [("Beginner", 1), ("casual", 2), ("CLUB", 3), ("Strong", 4), ("Maximum", 5)] {
+        let r = post(addr, "/api/engine", &json!({"level": level, "seed": seed}));
+        assert_eq!(r.status, 200, "{level}: {}", String::from_utf8_lossy(&r.body));
+        let v = r.json();
+        assert!(v["level"].as_str().unwrap().eq_ignore_ascii_case(level), "{v}");
+        assert_eq!(v["after"]["ply"], 1, "{level}");
+        let t = v["turn"]["notation"].as_str().unwrap();
+        assert_eq!(get(addr, &format!("/api/check?turn={}", enc(t))).json()["legal"], true, "{level}: {t}");
+    }
+    // The level wins over a spec; without either, the server's engine plays.
+    let v = post(addr, "/api/engine", &json!({"level": "Beginner", "engine": "alphabeta:depth=2"})).json();
+    assert_eq!(v["engine"], "random");
+    assert_eq!(v["level"], "Beginner");
+    let v = post(addr, "/api/engine", &json!({"engine": "greedy"})).json();
+    assert_eq!(v["level"], serde_json::Value::Null);
+    let r = post(addr, "/api/engine", &json!({"level": "Expert"}));
+    assert_eq!(r.status, 400);
+    assert_eq!(
+        r.error(),
+        "unknown level \"Expert\": the levels are Beginner, Casual, Club, Strong and Maximum"
+    );
+    assert_eq!(post(addr, "/api/engine", &json!({"level": 3})).status, 400);
+}
+
+#[test]
+fn request_specs_cannot_reach_server_files_or_run_long() {
+    let addr = serve(Config::default());
+    let mut answers = Vec::new();
+    for route in ["/api/engine", "/api/search"] {
+        for spec in [
+            "alphabeta:depth=2,eval=net:/etc/passwd",
+            "alphabeta:depth=2,eval=net:/no/such/file.fnet",
+            "alphabeta:depth=2,tb=/etc",
+        ] {
+            let r = post(addr, route, &json!({"engine": spec}));
+            assert_eq!(r.status, 400, "{route} {spec}");
+            let text = String::from_utf8_lossy(&r.body).to_string();
+            assert!(text.contains("a request cannot name files on the server"), "{text}");
+            assert!(!text.contains("root:") && !text.contains("passwd") && !text.contains("such"), "{text}");
+            answers.push(r.body);
+        }
+        for (spec, needle) in [
+            ("alphabeta:depth=2,threads=2", "threads=2"),
+            ("alphabeta:depth=2,hash=128", "at most 64 MiB"),
+            ("alphabeta:depth=31", "at most depth 30"),
+        ] {
+            let r = post(addr, route, &json!({"engine": spec}));
+            assert_eq!(r.status, 400, "{route} {spec}");
+            assert!(r.error().contains(needle), "{route} {spec}: {}", r.error());
+        }
+    }
+    // A file that exists and one that does not get the same answer.
+    assert_eq!(answers[0], answers[1]);
+    // A long time limit is capped, and the answer says so.
+    let v = post(addr, "/api/engine", &json!({"engine": "alphabeta:depth=2,movetime=999999,eval=material"}))
+        .json();
+    assert_eq!(v["engine"], "alphabeta:depth=2,movetime=5000,eval=material");
+    assert_eq!(v["capped"], true);
+    assert_eq!(v["after"]["ply"], 1);
+    let v =
+        post(addr, "/api/engine", &json!({"engine": "alphabeta:depth=1,movetime=100,eval=material"})).json();
+    assert_eq!(v["capped"], false);
+}
+
+#[test]
+fn at_most_two_engines_run_at_once() {
+    let addr = serve(Config::default());
+    let long = json!({"engine": "alphabeta:depth=30,movetime=600000,eval=material"});
+    let ids: Vec<u64> =
+        (0..2).map(|_| post(addr, "/api/search", &long).json()["id"].as_u64().unwrap()).collect();
+    let r = post(addr, "/api/engine", &json!({"engine": "alphabeta:depth=1"}));
+    assert_eq!(r.status, 503);
+    assert_eq!(r.error(), "the engine is busy with 2 other searches: try again in a moment");
+    assert_eq!(post(addr, "/api/engine", &json!({"level": "Strong"})).status, 503);
+    assert_eq!(post(addr, "/api/search", &long).status, 503);
+    // Turns that need no search still come.
+    for body in [json!({"level": "Beginner"}), json!({"engine": "greedy"}), json!({"engine": "random"})] {
+        assert_eq!(post(addr, "/api/engine", &body).status, 200, "{body}");
+    }
+    for id in ids {
+        assert_eq!(post(addr, &format!("/api/search/stop?id={id}"), &json!({})).status, 200);
+        assert_eq!(wait_done(addr, id)["result"]["stopped"], true);
+    }
+    assert_eq!(post(addr, "/api/engine", &json!({"level": "Club"})).status, 200);
+}
+
+/// `POST /api/upload?name=` with raw bytes.
+fn upload(addr: std::net::SocketAddr, name: &str, bytes: &[u8]) -> common::Reply {
+    let mut req = format!(
+        "POST /api/upload?name={} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/octet-stream\r\n\
+         Content-Length: {}\r\n\r\n",
+        enc(name),
+        bytes.len()
+    )
+    .into_bytes();
+    req.extend_from_slice(bytes);
+    raw(addr, &req)
+}
+
+/// Two finished games as PGN text, and their records.
+fn pgn_games() -> (Vec<u8>, Vec<fanorona_data::GameRecord>) {
+    let mut text = Vec::new();
+    let mut recs = Vec::new();
+    for (i, (white, black)) in [("greedy", "random"), ("random", "greedy")].iter().enumerate() {
+        let (game, info) = play(white, black, i as u64 + 7);
+        let rec = fanorona_data::GameRecord::from_game(&game, &info, i as u64, white, black).unwrap();
+        fanorona_data::pgn::write_game(&mut text, &rec, &fanorona_data::pgn::PgnTags::default(), None)
+            .unwrap();
+        recs.push(rec);
+    }
+    (text, recs)
+}
+
+#[test]
+fn uploaded_files_are_listed_and_replayed() {
+    let dir = tempfile::tempdir().unwrap();
+    let (bin, bin_recs) = write_games(dir.path());
+    let addr = serve(Config::default());
+    let (text, recs) = pgn_games();
+    let v = upload(addr, "game.pgn", &text).json();
+    assert_eq!(v, json!({"file": "upload 1: game.pgn", "games": 2}));
+    let files = get(addr, "/api/files").json();
+    assert_eq!(files["files"][0]["name"], "upload 1: game.pgn");
+    assert_eq!(files["files"][0]["games"], 2);
+    let name = enc("upload 1: game.pgn");
+    let list = get(addr, &format!("/api/games?file={name}")).json();
+    assert_eq!(list["total"], 2);
+    assert_eq!(list["games"][1]["white"], "random");
+    for (n, rec) in recs.iter().enumerate() {
+        let g = get(addr, &format!("/api/game?file={name}&game={n}")).json();
+        let turns: Vec<&str> =
+            g["turns"].as_array().unwrap().iter().map(|t| t["turn"]["notation"].as_str().unwrap()).collect();
+        let want: Vec<String> = rec.turns.iter().map(|t| t.mv.to_string()).collect();
+        assert_eq!(turns, want);
+        assert_eq!(g["outcome"]["result"], rec.outcome.result_str());
+        assert_eq!(g["error"], serde_json::Value::Null);
+    }
+    assert_eq!(get(addr, &format!("/api/game?file={name}&game=2")).status, 404);
+    // A record file, with a name to clean.
+    let v = upload(addr, "runs/\u{1b}games\n.bin", &std::fs::read(&bin).unwrap()).json();
+    assert_eq!(v, json!({"file": "upload 2: runs/games.bin", "games": 3}));
+    let g = get(addr, &format!("/api/game?file={}&game=2", enc("upload 2: runs/games.bin"))).json();
+    assert_eq!(g["turns"].as_array().unwrap().len(), bin_recs[2].turns.len());
+    assert_eq!(g["white"], PLAYERS[2].0);
+}
+
+#[test]
+fn bad_uploads_are_refused_naming_the_problem() {
+    let dir = tempfile::tempdir().unwrap();
+    let (bin, _) = write_games(dir.path());
+    let addr = serve(Config::default());
+    let r = upload(addr, "game.pgn", b"[Event \"x\"]\n\n1. d3e3+ zz 1-0\n");
+    assert_eq!(r.status, 400);
+    assert!(r.error().starts_with("game.pgn: not a game record file or PGN: line 3: "), "{}", r.error());
+    let r = upload(addr, "noise.dat", &[0xff, 0, 0x13, 0x37]);
+    assert_eq!(r.status, 400);
+    assert!(r.error().starts_with("noise.dat: not a game record file or PGN"), "{}", r.error());
+    let bytes = std::fs::read(&bin).unwrap();
+    let r = upload(addr, "cut.bin", &bytes[..bytes.len() - 5]);
+    assert_eq!(r.status, 400);
+    assert!(r.error().starts_with("cut.bin: damaged record file"), "{}", r.error());
+    let r = upload(addr, "empty.pgn", b"");
+    assert_eq!(r.status, 400);
+    assert!(r.error().contains("no games"), "{}", r.error());
+    assert_eq!(get(addr, "/api/files").json()["files"], json!([]));
+    // Only the bytes of a file, sent as such.
+    let r = post(addr, "/api/upload?name=x.pgn", &json!({}));
+    assert_eq!(r.status, 415);
+    assert!(r.error().contains("application/octet-stream"));
+    assert_eq!(get(addr, "/api/upload").status, 405);
+    // Larger than 8 MiB: refused from its length, and the answer arrives.
+    let r = upload(addr, "big.pgn", &vec![b' '; 9 * 1024 * 1024]);
+    assert_eq!(r.status, 413);
+    assert_eq!(
+        r.error(),
+        "the upload is 9 MiB: files of at most 8 MiB can be opened here (larger ones: fanorona serve FILE)"
+    );
+    // Other routes keep their 1 MiB bound.
+    let big = json!({"white": "x".repeat(1024 * 1024 + 10)});
+    assert_eq!(post(addr, "/api/engine", &big).status, 413);
+    assert_eq!(get(addr, "/api/info").status, 200);
+}
+
+#[test]
+fn the_oldest_of_nine_uploads_is_dropped() {
+    let addr = serve(Config::default());
+    let (text, _) = pgn_games();
+    for i in 1..=9 {
+        let v = upload(addr, &format!("g{i}.pgn"), &text).json();
+        assert_eq!(v["file"], format!("upload {i}: g{i}.pgn"));
+    }
+    let files = get(addr, "/api/files").json();
+    let names: Vec<&str> =
+        files["files"].as_array().unwrap().iter().map(|f| f["name"].as_str().unwrap()).collect();
+    assert_eq!(names, (2..=9).map(|i| format!("upload {i}: g{i}.pgn")).collect::<Vec<_>>());
+    let r = get(addr, &format!("/api/games?file={}", enc("upload 1: g1.pgn")));
+    assert_eq!(r.status, 404);
+    assert_eq!(get(addr, &format!("/api/games?file={}", enc("upload 9: g9.pgn"))).json()["total"], 2);
+}
+
+fn read_pgn(body: &[u8]) -> Vec<fanorona_data::GameRecord> {
+    fanorona_data::pgn::PgnReader::new(body).collect::<Result<Vec<_>, _>>().unwrap()
+}
+
+#[test]
+fn games_download_as_pgn() {
+    let addr = serve(Config::default());
+    let (game, _) = play("greedy", "random", 11);
+    let moves: Vec<String> = game.moves().iter().map(|m| m.to_string()).collect();
+    let r = post(addr, "/api/pgn", &json!({"moves": moves, "white": "Ann", "black": "Club"}));
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    assert!(r.content_type.starts_with("text/plain"), "{}", r.content_type);
+    assert_eq!(r.header("Content-Disposition"), Some("attachment; filename=\"fanorona-game.pgn\""));
+    let text = String::from_utf8(r.body.clone()).unwrap();
+    assert!(text.contains("[Event \"fanorona serve\"]"), "{text}");
+    assert!(text.contains(&format!("[Date \"{}\"]", fanorona_data::pgn::today_utc())), "{text}");
+    let recs = read_pgn(&r.body);
+    assert_eq!(recs.len(), 1);
+    let replayed: Vec<String> = recs[0].turns.iter().map(|t| t.mv.to_string()).collect();
+    assert_eq!(replayed, moves);
+    assert_eq!(recs[0].outcome, game.outcome().unwrap());
+    assert_eq!((recs[0].white.as_str(), recs[0].black.as_str()), ("Ann", "Club"));
+    // A resigned game: won by the other side, by adjudication.
+    let body = json!({"moves": ["d3e3+"], "white": "human", "black": "Strong", "resigned": "white"});
+    let recs = read_pgn(&post(addr, "/api/pgn", &body).body);
+    assert_eq!(recs[0].turns.len(), 1);
+    assert_eq!(recs[0].outcome.result_str(), "0-1");
+    assert_eq!(recs[0].outcome.termination, fanorona_core::Termination::Adjudication);
+    let r = post(addr, "/api/record", &body);
+    assert_eq!(r.status, 200);
+    let mut reader = fanorona_data::RecordReader::new(&r.body[..], std::path::Path::new("download")).unwrap();
+    assert_eq!(reader.read_record().unwrap().unwrap().outcome.result_str(), "0-1");
+    // An unfinished game needs a resignation; a finished one cannot be resigned.
+    let r = post(addr, "/api/pgn", &json!({"moves": ["d3e3+"]}));
+    assert_eq!(r.status, 409);
+    assert!(r.error().contains("not over"), "{}", r.error());
+    let r = post(addr, "/api/pgn", &json!({"moves": moves, "resigned": "black"}));
+    assert_eq!(r.status, 409);
+    let r = post(addr, "/api/pgn", &json!({"moves": ["d3e3+"], "resigned": "nobody"}));
+    assert_eq!(r.status, 400);
+    assert!(r.error().contains("resigned"));
+    assert_eq!(get(addr, "/api/pgn").status, 405);
 }

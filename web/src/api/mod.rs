@@ -1,14 +1,17 @@
 //! The JSON API under `/api/`: one handler per route, each returning a value or an
 //! [`ApiError`](crate::error::ApiError).
 
+pub mod bounds;
 pub mod input;
+pub mod pgn;
 pub mod play;
 pub mod records;
 pub mod save;
 pub mod search;
 pub mod views;
 
-use fanorona_core::{Game, Point};
+use fanorona_core::{Color, Game, Point};
+use fanorona_engine::PlayerSpec;
 use serde_json::{Value, json};
 
 use crate::error::{ApiError, ApiResult};
@@ -47,9 +50,12 @@ fn route(state: &State, req: &Request) -> ApiResult<Reply> {
         ("/api/engine", _, true) => json(engine(state, req)),
         ("/api/save", _, true) => json(save(state, req)),
         ("/api/record", _, true) => record(state, req).map(Reply::Raw),
+        ("/api/pgn", _, true) => pgn(state, req).map(Reply::Raw),
+        ("/api/upload", _, true) => json(upload(state, req)),
         (
             "/api/info" | "/api/position" | "/api/check" | "/api/files" | "/api/games" | "/api/game"
-            | "/api/search" | "/api/search/stop" | "/api/engine" | "/api/save" | "/api/record",
+            | "/api/search" | "/api/search/stop" | "/api/engine" | "/api/save" | "/api/record" | "/api/pgn"
+            | "/api/upload",
             _,
             _,
         ) => {
@@ -60,12 +66,20 @@ fn route(state: &State, req: &Request) -> ApiResult<Reply> {
 }
 
 fn info(state: &State) -> Value {
+    let levels: Vec<Value> = state
+        .levels
+        .iter()
+        .map(|l| json!({ "name": l.name, "description": l.description, "spec": l.spec.to_string() }))
+        .collect();
     json!({
         "program": fanorona_data::PROGRAM, "files": state.catalog.names().len(),
         "save": state.config.save.as_ref().map(|p| p.display().to_string()),
         "tablebase": state.tb.as_ref().map(|t| t.max_stones()),
         "engine": state.config.engine, "max_plies": state.config.rules.max_plies,
         "max_quiet_plies": state.config.rules.max_quiet_plies,
+        "levels": levels, "default_level": crate::levels::DEFAULT_LEVEL,
+        "max_movetime_ms": bounds::MAX_MOVETIME_MS, "max_engines": state.slots.max(),
+        "max_upload": crate::http::MAX_UPLOAD,
     })
 }
 
@@ -121,29 +135,58 @@ fn check(state: &State, req: &Request) -> ApiResult<Value> {
     }
 }
 
+/// The spec a request's field `engine` names (checked by [`bounds::request_spec`]), or the
+/// server's engine; either probes the server's `--tb` tables when it names none.
+fn engine_spec(state: &State, text: Option<&str>) -> ApiResult<PlayerSpec> {
+    let mut spec = match text {
+        Some(t) => bounds::request_spec(t, "engine")?,
+        None => input::spec(Some(&state.config.engine), "engine")?,
+    };
+    if let (PlayerSpec::AlphaBeta(ab), Some(dir)) = (&mut spec, &state.config.tb)
+        && ab.tb.is_none()
+    {
+        ab.tb = Some(dir.clone());
+    }
+    Ok(spec)
+}
+
 /// `POST /api/search` with `{position, moves, engine}`.
 fn search(state: &State, req: &Request) -> ApiResult<Value> {
     let body = input::body(&req.body)?;
     let game = body_game(state, &body)?;
-    let spec = input::spec(input::field(&body, "engine")?.or(Some(&state.config.engine)), "engine")?;
-    let id = state.searches.start(&game, &spec)?;
-    Ok(json!({ "id": id, "engine": spec.to_string(), "position": game.position().to_string() }))
+    let (spec, capped) = bounds::capped(&engine_spec(state, input::field(&body, "engine")?)?);
+    let id = state.searches.start(&game, &spec, &state.slots)?;
+    Ok(json!({
+        "id": id, "engine": spec.to_string(), "capped": capped, "position": game.position().to_string(),
+    }))
 }
 
-/// `POST /api/engine` with `{position, moves, engine, seed}`.
+/// `POST /api/engine` with `{position, moves, level, engine, seed}`: the level's player, else
+/// the spec of `engine`, else the server's engine.
 fn engine(state: &State, req: &Request) -> ApiResult<Value> {
     let body = input::body(&req.body)?;
     let game = body_game(state, &body)?;
-    let spec = input::spec(input::field(&body, "engine")?.or(Some(&state.config.engine)), "engine")?;
+    let (level, spec) = match input::field(&body, "level")?.filter(|l| !l.trim().is_empty()) {
+        Some(name) => {
+            let level = crate::levels::find(&state.levels, name).map_err(|e| ApiError::bad(e.to_string()))?;
+            (Some(level.name), level.spec.clone())
+        }
+        None => (None, engine_spec(state, input::field(&body, "engine")?)?),
+    };
     let seed = match body.get("seed") {
         None | Some(Value::Null) => 1,
         Some(v) => v.as_u64().ok_or_else(|| ApiError::bad("seed must be a whole number"))?,
     };
-    play::engine_turn(game, &spec, seed)
+    let (spec, capped) = bounds::capped(&spec);
+    let mut v = play::engine_turn(game, &spec, seed, &state.slots)?;
+    v["level"] = json!(level);
+    v["capped"] = json!(capped);
+    Ok(v)
 }
 
-/// The players of a body (`white`, `black`; `human` when absent).
-fn players(body: &serde_json::Map<String, Value>) -> ApiResult<(String, String)> {
+/// The players of a body (`white`, `black`; `human` when absent) and the side that
+/// `resigned` (`white`, `black`; none when absent).
+fn players(body: &serde_json::Map<String, Value>) -> ApiResult<save::Players> {
     let name = |k: &str| -> ApiResult<String> {
         let s = input::field(body, k)?.unwrap_or("human");
         if s.len() > 256 {
@@ -151,10 +194,18 @@ fn players(body: &serde_json::Map<String, Value>) -> ApiResult<(String, String)>
         }
         Ok(s.to_string())
     };
-    Ok((name("white")?, name("black")?))
+    let resigned = match input::field(body, "resigned")?.map(|s| s.trim().to_ascii_lowercase()).as_deref() {
+        None | Some("") => None,
+        Some("white") => Some(Color::White),
+        Some("black") => Some(Color::Black),
+        Some(_) => {
+            return Err(ApiError::bad("resigned must be \"white\" or \"black\" (the side that resigned)"));
+        }
+    };
+    Ok(save::Players { white: name("white")?, black: name("black")?, resigned })
 }
 
-/// `POST /api/save` with `{position, moves, white, black}`.
+/// `POST /api/save` with `{position, moves, white, black, resigned}`.
 fn save(state: &State, req: &Request) -> ApiResult<Value> {
     let Some(path) = &state.config.save else {
         return Err(ApiError::conflict(
@@ -163,22 +214,39 @@ fn save(state: &State, req: &Request) -> ApiResult<Value> {
     };
     let body = input::body(&req.body)?;
     let game = body_game(state, &body)?;
-    let (white, black) = players(&body)?;
-    let v = save::append(path, &game, &white, &black)?;
+    let v = save::append(path, &game, &players(&body)?)?;
     state.catalog.refresh(path);
     Ok(v)
 }
 
-/// `POST /api/record` with `{position, moves, white, black}`: a record file to download.
+/// `POST /api/record` with `{position, moves, white, black, resigned}`: a record file to
+/// download.
 fn record(state: &State, req: &Request) -> ApiResult<Response> {
     let body = input::body(&req.body)?;
     let game = body_game(state, &body)?;
-    let (white, black) = players(&body)?;
-    let bytes = save::file_bytes(&game, &white, &black)?;
+    let bytes = save::file_bytes(&game, &players(&body)?)?;
     Ok(Response {
         status: 200,
         content_type: "application/octet-stream",
         headers: vec![("Content-Disposition".into(), "attachment; filename=\"fanorona-game.bin\"".into())],
         body: bytes,
     })
+}
+
+/// `POST /api/pgn` with `{position, moves, white, black, resigned}`: the game as PGN text to
+/// download.
+fn pgn(state: &State, req: &Request) -> ApiResult<Response> {
+    let body = input::body(&req.body)?;
+    let game = body_game(state, &body)?;
+    let rec = save::record(&game, &players(&body)?, 0)?;
+    Ok(pgn::download(pgn::text(&rec)?))
+}
+
+/// `POST /api/upload?name=FILE` with the file's bytes: a record file or PGN, listed for
+/// replay as `upload N: FILE`.
+fn upload(state: &State, req: &Request) -> ApiResult<Value> {
+    let name = crate::upload::sanitise(req.param("name").unwrap_or(""));
+    let bytes = crate::upload::record_file(&name, req.body.clone())?;
+    let (file, games) = state.catalog.add_upload(&name, bytes)?;
+    Ok(json!({ "file": file, "games": games }))
 }

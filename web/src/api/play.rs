@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 
 use super::views;
 use crate::error::{ApiError, ApiResult};
+use crate::slots::EngineSlots;
 
 /// Whether the turn written `text` (a whole turn or the start of a chain) is legal in the
 /// current position of `game`, and if not, the rule it breaks.
@@ -71,14 +72,16 @@ pub fn check_stone(game: &Game, point: Point) -> Value {
 }
 
 /// `POST /api/engine`: the turn `spec` (seeded with `seed`) chooses in `game`, what its
-/// search reported, and the game after it.
+/// search reported, and the game after it. A search holds one of `slots` while it runs.
 ///
 /// # Errors
-/// 400 for a spec that cannot be built, 409 for a finished game.
-pub fn engine_turn(mut game: Game, spec: &PlayerSpec, seed: u64) -> ApiResult<Value> {
+/// 400 for a spec that cannot be built, 409 for a finished game, 503 when a search is needed
+/// and every slot is taken.
+pub fn engine_turn(mut game: Game, spec: &PlayerSpec, seed: u64, slots: &EngineSlots) -> ApiResult<Value> {
     if let Some(o) = game.outcome() {
         return Err(ApiError::conflict(format!("the game is over ({o}): no turn to choose")));
     }
+    let _slot = if super::bounds::needs_slot(spec) { Some(slots.acquire()?) } else { None };
     let mut player = spec.build(seed).map_err(|e| ApiError::bad(format!("engine {spec}: {e}")))?;
     player.new_game();
     let d = player.choose(&game);

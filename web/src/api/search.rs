@@ -1,6 +1,7 @@
 //! Searches the page starts and polls: `POST /api/search` starts one in a thread and returns
 //! its id; `GET /api/search?id=` gives every completed depth so far (score, nodes, principal
-//! variation) and, once done, the result; `POST /api/search/stop?id=` ends it early.
+//! variation) and, once done, the result; `POST /api/search/stop?id=` ends it early. A running
+//! search holds one of the server's [`EngineSlots`] until it ends.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -13,9 +14,8 @@ use fanorona_engine::{AlphaBetaSpec, PlayerSpec, SearchRoot, Searcher};
 use serde_json::{Value, json};
 
 use crate::error::{ApiError, ApiResult};
+use crate::slots::{EngineSlots, Slot};
 
-/// Searches running at once at most.
-pub const MAX_RUNNING: usize = 2;
 /// Finished searches kept for polling.
 const MAX_KEPT: usize = 32;
 
@@ -72,12 +72,12 @@ impl Searches {
     }
 
     /// Starts searching the current position of `game` with `spec` (an alpha-beta spec, its
-    /// limits, evaluator, hash and tables).
+    /// limits, evaluator, hash, threads and tables), holding a slot of `slots` until it ends.
     ///
     /// # Errors
     /// 400 for a spec that does not search or cannot be built, 409 for a finished game, 503
-    /// when [`MAX_RUNNING`] searches are running.
-    pub fn start(&self, game: &Game, spec: &PlayerSpec) -> ApiResult<u64> {
+    /// when every engine slot is taken.
+    pub fn start(&self, game: &Game, spec: &PlayerSpec, slots: &EngineSlots) -> ApiResult<u64> {
         let PlayerSpec::AlphaBeta(ab) = spec else {
             return Err(ApiError::bad(format!(
                 "engine {spec}: only alphabeta specs search (alphabeta:depth=N,...)"
@@ -86,12 +86,9 @@ impl Searches {
         if let Some(o) = game.outcome() {
             return Err(ApiError::conflict(format!("the game is over ({o}): nothing to search")));
         }
+        let slot = slots.acquire()?;
         let searcher = build(ab)?;
         let mut jobs = self.jobs();
-        let running = jobs.values().filter(|j| j.progress().result.is_none()).count();
-        if running >= MAX_RUNNING {
-            return Err(ApiError::busy(format!("{running} searches are running: stop one first")));
-        }
         while jobs.len() >= MAX_KEPT {
             let Some(oldest) = jobs.iter().find(|(_, j)| j.progress().result.is_some()).map(|(k, _)| *k)
             else {
@@ -108,9 +105,10 @@ impl Searches {
         let spawned = std::thread::Builder::new().name(format!("search-{id}")).spawn(move || {
             let caught =
                 std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(searcher, &root, limits, &job)));
-            if caught.is_err() {
-                job.progress().result = Some(json!({ "error": "the search failed" }));
-            }
+            let result = caught.unwrap_or_else(|_| json!({ "error": "the search failed" }));
+            // The slot is free before the search reads as done.
+            drop::<Slot>(slot);
+            job.progress().result = Some(result);
         });
         if let Err(e) = spawned {
             self.jobs().remove(&id);
@@ -147,8 +145,8 @@ impl Searches {
 
 /// The searcher of an alpha-beta spec.
 fn build(ab: &AlphaBetaSpec) -> ApiResult<Searcher> {
-    let eval = ab.eval.build().map_err(|e| ApiError::bad(format!("engine: {e}")))?;
-    let mut searcher = Searcher::new(eval, ab.hash_mib);
+    let bad = |e: fanorona_engine::SpecError| ApiError::bad(format!("engine: {e}"));
+    let mut searcher = ab.searcher(ab.evaluator(0).map_err(bad)?).map_err(bad)?;
     if let Some(dir) = &ab.tb {
         let tb = fanorona_engine::tablebase::open_shared(dir)
             .map_err(|e| ApiError::bad(format!("engine: tb={}: {e}", dir.display())))?;
@@ -157,7 +155,8 @@ fn build(ab: &AlphaBetaSpec) -> ApiResult<Searcher> {
     Ok(searcher)
 }
 
-fn run(mut searcher: Searcher, root: &SearchRoot, limits: fanorona_engine::Limits, job: &Job) {
+/// Runs the search, recording each completed depth; its result.
+fn run(mut searcher: Searcher, root: &SearchRoot, limits: fanorona_engine::Limits, job: &Job) -> Value {
     let pos = root.position;
     let r = searcher.search(root, limits, Arc::clone(&job.stop), &mut |i: &Info| {
         job.progress().depths.push(json!({
@@ -165,10 +164,9 @@ fn run(mut searcher: Searcher, root: &SearchRoot, limits: fanorona_engine::Limit
             "time_ms": i.elapsed.as_millis() as u64, "pv": pv_text(&pos, &i.pv),
         }));
     });
-    let result = json!({
+    json!({
         "best": r.best.map(|m| m.to_string()), "score": r.score, "score_text": score_text(r.score),
         "depth": r.depth, "nodes": r.nodes, "time_ms": r.elapsed.as_millis() as u64, "pv": pv_text(&pos, &r.pv),
         "stopped": job.stop.load(Ordering::Relaxed),
-    });
-    job.progress().result = Some(result);
+    })
 }

@@ -51,11 +51,12 @@ pub fn serve(config: Config) -> SocketAddr {
     Server::bind(Config { port: 0, ..config }).unwrap().spawn().unwrap()
 }
 
-/// A response: status, content type, body.
+/// A response: status, content type, the whole head, body.
 #[derive(Debug)]
 pub struct Reply {
     pub status: u16,
     pub content_type: String,
+    pub head: String,
     pub body: Vec<u8>,
 }
 
@@ -63,6 +64,14 @@ impl Reply {
     pub fn json(&self) -> serde_json::Value {
         serde_json::from_slice(&self.body)
             .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&self.body)))
+    }
+
+    /// The value of header `name` (any case), if present.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.head.lines().find_map(|l| {
+            let (k, v) = l.split_once(':')?;
+            k.trim().eq_ignore_ascii_case(name).then(|| v.trim())
+        })
     }
 
     pub fn error(&self) -> String {
@@ -80,7 +89,7 @@ pub fn raw(addr: SocketAddr, request: &[u8]) -> Reply {
     let head = String::from_utf8_lossy(&buf[..split]).to_string();
     let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
     let content_type = head.lines().find_map(|l| l.strip_prefix("Content-Type: ")).unwrap_or("").to_string();
-    Reply { status, content_type, body: buf[split + 4..].to_vec() }
+    Reply { status, content_type, head, body: buf[split + 4..].to_vec() }
 }
 
 /// `GET target`.
