@@ -28,7 +28,7 @@ pub struct Args {
     /// Time limit in milliseconds.
     #[arg(long)]
     movetime: Option<u64>,
-    /// Evaluator: material, handcrafted or net:PATH.
+    /// Evaluator: material, handcrafted, embedded (the network built into the binary) or net:PATH.
     #[arg(long, default_value = "handcrafted")]
     eval: String,
     /// Transposition table size in MiB (0: none).

@@ -11,7 +11,7 @@ use crate::exit::bad_input;
 /// standard input and output.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Evaluator: material, handcrafted or net:PATH.
+    /// Evaluator: material, handcrafted, embedded (the network built into the binary) or net:PATH.
     #[arg(long, default_value = "handcrafted")]
     eval: String,
     /// Transposition table size in MiB (0: none).
