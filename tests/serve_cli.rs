@@ -56,3 +56,40 @@ fn serve_bad_input_exits_2() {
         assert!(stderr(&o).contains(needle), "{args:?}: {}", stderr(&o));
     }
 }
+
+#[cfg(unix)]
+/// Runs `fanorona ARGS`, killing it (and failing) when it has not exited within 20 s.
+fn run_within(args: &[&str]) -> std::process::Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fanorona"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run fanorona");
+    let start = std::time::Instant::now();
+    while child.try_wait().expect("wait").is_none() {
+        if start.elapsed() > std::time::Duration::from_secs(20) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("fanorona {args:?} still runs after 20 s: it hangs");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    child.wait_with_output().expect("output")
+}
+
+#[cfg(unix)]
+#[test]
+fn serve_refuses_a_fifo_named_as_a_record_or_save_file() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let fifo = dir.path().join("games.bin");
+    let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+    assert!(made.success());
+    let fifo = fifo.to_str().expect("utf-8");
+    for args in [vec!["serve", "--port", "0", fifo], vec!["serve", "--port", "0", "--save", fifo]] {
+        let o = run_within(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        let e = stderr(&o);
+        assert!(e.contains(fifo) && e.contains("not a regular file"), "{args:?}: {e}");
+    }
+}

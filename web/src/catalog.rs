@@ -1,7 +1,8 @@
 //! The record files the server was given (files, and the record files found under
 //! directories) and the files uploaded to it (kept in memory, the last [`MAX_UPLOADS`]), their
 //! game summaries (read once, on first use) and the games themselves. Only these files are
-//! ever opened.
+//! ever opened, and only regular files: a FIFO, socket or device is never opened (opening a
+//! FIFO would wait for a writer forever).
 
 use std::io::{BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
@@ -91,9 +92,35 @@ pub struct Catalog {
 }
 
 impl CatalogError {
-    /// Whether the file is missing (the input's fault) rather than unreadable.
+    /// Whether the file is missing or not a regular file (the input's fault) rather than
+    /// unreadable.
     pub fn is_bad_input(&self) -> bool {
-        self.source.kind() == std::io::ErrorKind::NotFound
+        matches!(self.source.kind(), std::io::ErrorKind::NotFound | std::io::ErrorKind::InvalidInput)
+    }
+
+    /// `path` is not a regular file (nor a directory, where one is accepted).
+    fn not_regular(path: &Path, what: &str) -> CatalogError {
+        CatalogError {
+            path: path.to_path_buf(),
+            source: std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!("not a regular file (a FIFO, socket or device?): {what}"),
+            ),
+        }
+    }
+}
+
+/// Checks the `--save` file: absent, or a regular file (a FIFO or device cannot be appended
+/// to: its games would have to be read first).
+///
+/// # Errors
+/// [`CatalogError`] for anything else, or a file whose type cannot be read.
+pub fn check_save(path: &Path) -> Result<(), CatalogError> {
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_file() => Ok(()),
+        Ok(_) => Err(CatalogError::not_regular(path, "games are saved to a record file")),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(source) => Err(CatalogError { path: path.to_path_buf(), source }),
     }
 }
 
@@ -110,18 +137,26 @@ pub struct CatalogError {
 
 impl Catalog {
     /// The catalog of `paths`: files as given, directories searched for record files
-    /// (recognised by their magic bytes; hidden entries and `.part`/`.tmp` files skipped).
+    /// (recognised by their magic bytes; hidden entries, `.part`/`.tmp` files and whatever is
+    /// not a regular file skipped; each directory and file visited once, however many
+    /// symbolic links lead to it).
     ///
     /// # Errors
-    /// When a path does not exist or a directory cannot be listed.
+    /// When a path does not exist, is neither a regular file nor a directory (a FIFO), or a
+    /// directory cannot be listed.
     pub fn new(paths: &[PathBuf]) -> Result<Catalog, CatalogError> {
         let mut files = Vec::new();
+        let mut seen = Seen::default();
         for p in paths {
             let meta = std::fs::metadata(p).map_err(|source| CatalogError { path: p.clone(), source })?;
             if meta.is_dir() {
-                walk(p, 0, &mut files)?;
-            } else {
+                if seen.first(&meta) {
+                    walk(p, 0, &mut seen, &mut files)?;
+                }
+            } else if meta.is_file() {
                 files.push(p.clone());
+            } else {
+                return Err(CatalogError::not_regular(p, "give record files or directories"));
             }
         }
         let mut entries: Vec<Entry> = Vec::new();
@@ -236,6 +271,7 @@ impl Catalog {
                 }
             };
             let io = |e: std::io::Error| ApiError::internal(format!("file {name:?}: {e}"));
+            regular(name, path)?;
             let mut file = std::fs::File::open(path).map_err(io)?;
             let mut head = Vec::new();
             (&mut file).take(ix.header_end).read_to_end(&mut head).map_err(io)?;
@@ -266,7 +302,18 @@ impl Catalog {
     }
 }
 
+/// 400 unless `path` is a regular file (so that opening it cannot wait forever).
+fn regular(name: &str, path: &Path) -> ApiResult<()> {
+    match std::fs::metadata(path) {
+        Ok(meta) if !meta.is_file() => {
+            Err(ApiError::bad(format!("file {name:?} is no longer a regular file")))
+        }
+        _ => Ok(()),
+    }
+}
+
 fn open(name: &str, path: &Path) -> ApiResult<RecordReader> {
+    regular(name, path)?;
     RecordReader::open(path).map_err(|e| {
         if e.is_bad_input() {
             ApiError::bad(format!("file {name:?}: {e}"))
@@ -322,8 +369,31 @@ fn index_of<R: Read>(mut reader: RecordReader<R>) -> FileIndex {
     FileIndex { header, games, offsets, header_end, truncated, error }
 }
 
-/// Adds the record files under `dir`, in path order.
-fn walk(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) -> Result<(), CatalogError> {
+/// The directories and files a walk has visited, by device and inode.
+#[derive(Debug, Default)]
+struct Seen(std::collections::HashSet<(u64, u64)>);
+
+impl Seen {
+    /// Whether `meta` is of a directory or file not visited yet (now visited). Off Unix,
+    /// where there is no inode to compare, every one is new.
+    fn first(&mut self, meta: &std::fs::Metadata) -> bool {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            self.0.insert((meta.dev(), meta.ino()))
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = meta;
+            true
+        }
+    }
+}
+
+/// Adds the record files under `dir`, in path order: regular files (symbolic links followed)
+/// that start with the magic bytes, and those under directories not visited yet, down to
+/// [`MAX_DEPTH`] levels. Nothing but a regular file is opened.
+fn walk(dir: &Path, depth: usize, seen: &mut Seen, out: &mut Vec<PathBuf>) -> Result<(), CatalogError> {
     let err = |source| CatalogError { path: dir.to_path_buf(), source };
     let mut paths = Vec::new();
     for entry in std::fs::read_dir(dir).map_err(err)? {
@@ -335,17 +405,20 @@ fn walk(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) -> Result<(), CatalogE
     }
     paths.sort();
     for path in paths {
-        if path.is_dir() {
-            if depth < MAX_DEPTH {
-                walk(&path, depth + 1, out)?;
+        // What the entry is, through symbolic links; a broken link is skipped.
+        let Ok(meta) = std::fs::metadata(&path) else { continue };
+        if meta.is_dir() {
+            if depth < MAX_DEPTH && seen.first(&meta) {
+                walk(&path, depth + 1, seen, out)?;
             }
-        } else if has_magic(&path) {
+        } else if meta.is_file() && has_magic(&path) && seen.first(&meta) {
             out.push(path);
         }
     }
     Ok(())
 }
 
+/// Whether the regular file `path` starts with the record files' magic bytes.
 fn has_magic(path: &Path) -> bool {
     let mut magic = [0u8; 8];
     std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut magic)).is_ok()

@@ -2,6 +2,10 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
+use std::time::Instant;
+
+use crate::deadline::DeadlineReader;
+use crate::timeouts::Timeouts;
 
 /// The most bytes of request line and headers read.
 pub const MAX_HEAD: usize = 64 * 1024;
@@ -88,9 +92,12 @@ impl ReadError {
 /// Why a request could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum ReadError {
-    /// The connection failed or timed out.
+    /// The connection failed.
     #[error("reading the request: {0}")]
     Io(#[from] std::io::Error),
+    /// The request did not arrive within its deadline (408).
+    #[error("the request took too long to arrive")]
+    Timeout,
     /// The request is malformed or its head too large; the status to answer with.
     #[error("{1}")]
     Bad(u16, String),
@@ -110,14 +117,21 @@ fn bad(status: u16, what: impl Into<String>) -> ReadError {
     ReadError::Bad(status, what.into())
 }
 
+/// A read error: [`ReadError::Timeout`] past the deadline, [`ReadError::Io`] otherwise.
+fn io(e: std::io::Error) -> ReadError {
+    if e.kind() == std::io::ErrorKind::TimedOut { ReadError::Timeout } else { ReadError::Io(e) }
+}
+
 /// Reads one request from `stream`, its body bounded by [`body_bound`] (refused from its
-/// `Content-Length`, before it is read).
+/// `Content-Length`, before it is read), within the deadlines of `timeouts`: the head within
+/// [`Timeouts::request`] from `start`, the body within [`Timeouts::body`] from the head's end.
 ///
 /// # Errors
 /// [`ReadError::Bad`] for a malformed request or an oversized head, [`ReadError::TooLarge`]
-/// for an oversized body, [`ReadError::Io`] otherwise.
-pub fn read_request(stream: &mut TcpStream) -> Result<Request, ReadError> {
-    let mut reader = BufReader::new(stream.take(MAX_HEAD as u64 + MAX_ANY_BODY as u64));
+/// for an oversized body, [`ReadError::Timeout`] past a deadline, [`ReadError::Io`] otherwise.
+pub fn read_request(stream: &TcpStream, timeouts: &Timeouts, start: Instant) -> Result<Request, ReadError> {
+    let timed = DeadlineReader::new(stream, start + timeouts.request);
+    let mut reader = BufReader::new(timed.take(MAX_HEAD as u64 + MAX_ANY_BODY as u64));
     let mut head_len = 0usize;
     let mut line = String::new();
     let mut next_line = |reader: &mut BufReader<_>, line: &mut String| -> Result<(), ReadError> {
@@ -127,7 +141,7 @@ pub fn read_request(stream: &mut TcpStream) -> Result<Request, ReadError> {
                 if e.kind() == std::io::ErrorKind::InvalidData {
                     bad(400, "the request head is not UTF-8")
                 } else {
-                    ReadError::Io(e)
+                    io(e)
                 }
             },
         )?;
@@ -176,8 +190,9 @@ pub fn read_request(stream: &mut TcpStream) -> Result<Request, ReadError> {
             return Err(bad(411, "chunked request bodies are not accepted: send Content-Length"));
         }
     }
+    reader.get_mut().get_mut().set_deadline(Instant::now() + timeouts.body(content_length as u64));
     let mut body = vec![0u8; content_length];
-    reader.read_exact(&mut body)?;
+    reader.read_exact(&mut body).map_err(io)?;
     Ok(Request { method, path, query, host, content_type, body })
 }
 
@@ -222,6 +237,7 @@ fn reason(status: u16) -> &'static str {
         415 => "Unsupported Media Type",
         404 => "Not Found",
         405 => "Method Not Allowed",
+        408 => "Request Timeout",
         409 => "Conflict",
         411 => "Length Required",
         413 => "Payload Too Large",

@@ -11,12 +11,16 @@
 pub mod api;
 mod assets;
 pub mod catalog;
+pub mod deadline;
 pub mod error;
+pub mod hangup;
 pub mod http;
 pub mod levels;
 pub mod server;
 pub mod slots;
+pub mod timeouts;
 pub mod upload;
 
 pub use error::ApiError;
 pub use server::{Config, DEFAULT_ENGINE, ServeError, Server};
+pub use timeouts::Timeouts;

@@ -4,23 +4,25 @@
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 use fanorona_core::DrawRules;
 use fanorona_tb::Tablebase;
 
 use crate::api::search::Searches;
 use crate::catalog::{Catalog, CatalogError};
+use crate::hangup::HangUpWatch;
 use crate::http::{self, ReadError, Response};
 use crate::levels::Level;
 use crate::slots::EngineSlots;
+use crate::timeouts::Timeouts;
 
 /// Connections handled at once at most; more are answered 503.
 pub const MAX_CONNECTIONS: usize = 64;
 
-/// How long a client may take to send its request.
-const READ_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long one write of a response may wait on the client.
+const WRITE_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The most bytes of a refused body read and dropped so that the client gets the answer.
 const MAX_DRAIN: u64 = 64 * 1024 * 1024;
@@ -80,6 +82,11 @@ pub struct State {
     pub levels: Vec<Level>,
     /// The endgame tables, when configured.
     pub tb: Option<Arc<Tablebase>>,
+    /// How long clients are waited on.
+    pub timeouts: Timeouts,
+    /// Whether the server listens on a loopback address (any of 127.0.0.0/8, `::1`): then
+    /// requests must name a loopback host (against DNS rebinding).
+    pub loopback: bool,
 }
 
 impl ServeError {
@@ -137,21 +144,31 @@ pub struct Server {
 }
 
 impl Server {
-    /// Reads the files' list, opens the tables and binds the address.
+    /// Reads the files' list, opens the tables and binds the address; clients are waited on
+    /// as long as [`Timeouts::default`] says.
     ///
     /// # Errors
     /// [`ServeError`] naming what cannot be used.
     pub fn bind(config: Config) -> Result<Server, ServeError> {
+        Server::bind_with(config, Timeouts::default())
+    }
+
+    /// As [`Server::bind`], waiting on clients as long as `timeouts` says.
+    ///
+    /// # Errors
+    /// [`ServeError`] naming what cannot be used.
+    pub fn bind_with(config: Config, timeouts: Timeouts) -> Result<Server, ServeError> {
         config
             .engine
             .parse::<fanorona_engine::PlayerSpec>()
             .map_err(|source| ServeError::Engine { spec: config.engine.clone(), source })?;
         let levels = crate::levels::levels().map_err(|(spec, source)| ServeError::Engine { spec, source })?;
         let catalog = Catalog::new(&config.files)?;
-        if let Some(save) = &config.save
-            && save.is_file()
-        {
-            catalog.refresh(save);
+        if let Some(save) = &config.save {
+            crate::catalog::check_save(save)?;
+            if save.is_file() {
+                catalog.refresh(save);
+            }
         }
         let tb = match &config.tb {
             Some(dir) => Some(
@@ -165,7 +182,12 @@ impl Server {
         } else {
             format!("{}:{}", config.host, config.port)
         };
-        let listener = TcpListener::bind(&addr).map_err(|source| ServeError::Bind { addr, source })?;
+        let listener =
+            TcpListener::bind(&addr).map_err(|source| ServeError::Bind { addr: addr.clone(), source })?;
+        // The address bound, not the text given: 127.1, 127.0.0.2 and a name resolving to a
+        // loopback address are loopback too.
+        let loopback =
+            listener.local_addr().map_err(|source| ServeError::Bind { addr, source })?.ip().is_loopback();
         let state = State {
             config,
             catalog,
@@ -173,6 +195,8 @@ impl Server {
             slots: EngineSlots::default(),
             levels,
             tb,
+            timeouts,
+            loopback,
         };
         Ok(Server { listener, state: Arc::new(state) })
     }
@@ -221,12 +245,21 @@ impl Server {
 
 /// Answers one connection.
 fn serve(state: &State, mut stream: TcpStream) {
-    let _ = stream.set_read_timeout(Some(READ_TIMEOUT));
-    let _ = stream.set_write_timeout(Some(READ_TIMEOUT));
-    let response = match http::read_request(&mut stream) {
+    let start = Instant::now();
+    let _ = stream.set_write_timeout(Some(WRITE_TIMEOUT));
+    let watched;
+    let response = match http::read_request(&stream, &state.timeouts, start) {
         Ok(req) => {
+            // An engine turn stops early when its client hangs up.
+            let gone = Arc::new(AtomicBool::new(false));
+            let watch = (req.method == "POST" && req.path == "/api/engine")
+                .then(|| HangUpWatch::start(&stream, Arc::clone(&gone)))
+                .flatten();
+            watched = watch.is_some();
             // A handler that fails unexpectedly answers 500 rather than dropping the connection.
-            let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| answer(state, &req)));
+            let caught =
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| answer(state, &req, &gone)));
+            drop(watch);
             let mut r = caught.unwrap_or_else(|_| {
                 let e = crate::error::ApiError::internal(format!("the server failed answering {}", req.path));
                 Response::json_status(500, &e.to_json())
@@ -257,9 +290,22 @@ fn serve(state: &State, mut stream: TcpStream) {
             linger(stream, http::MAX_HEAD as u64 + declared.min(MAX_DRAIN));
             return;
         }
+        Err(ReadError::Timeout) => {
+            let message = format!(
+                "the request took too long to arrive (its head may take {} s)",
+                state.timeouts.request.as_secs_f64()
+            );
+            let r = Response::json_status(408, &crate::error::ApiError { status: 408, message }.to_json());
+            let _ = http::write_response(&mut stream, &r);
+            return;
+        }
         Err(ReadError::Io(_)) => return,
     };
     let _ = http::write_response(&mut stream, &response);
+    if watched {
+        // The watch thread holds the socket a moment longer: end the exchange now.
+        let _ = stream.shutdown(std::net::Shutdown::Write);
+    }
 }
 
 /// `9.5 MiB`, `8 MiB`.
@@ -277,13 +323,14 @@ fn mib(bytes: u64) -> String {
 /// `/api/upload` not `application/octet-stream` (a cross-site form or a "simple"
 /// cross-origin request: both types need a preflight, which is never granted).
 fn guard(state: &State, req: &http::Request) -> Result<(), crate::error::ApiError> {
-    let loopback = ["127.0.0.1", "localhost", "::1", "[::1]"].contains(&state.config.host.as_str());
-    if loopback {
+    if state.loopback {
         let name = req.host.as_deref().map(host_name).unwrap_or("");
-        if !["127.0.0.1", "localhost", "[::1]"].contains(&name) {
+        if !is_loopback_name(name) {
             return Err(crate::error::ApiError {
                 status: 403,
-                message: format!("Host {:?} is not a loopback name (127.0.0.1, localhost, [::1])", name),
+                message: format!(
+                    "Host {name:?} is not a loopback name (localhost, or a loopback address: 127.0.0.1, [::1], ...)"
+                ),
             });
         }
     }
@@ -304,6 +351,16 @@ fn guard(state: &State, req: &http::Request) -> Result<(), crate::error::ApiErro
         });
     }
     Ok(())
+}
+
+/// Whether the name of a `Host` header is `localhost` or a loopback address (`127.0.0.1`,
+/// `127.0.0.2`, `[::1]`, ...): one no DNS answer can point elsewhere.
+fn is_loopback_name(name: &str) -> bool {
+    if name.eq_ignore_ascii_case("localhost") {
+        return true;
+    }
+    let ip = name.strip_prefix('[').and_then(|n| n.strip_suffix(']')).unwrap_or(name);
+    ip.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback())
 }
 
 /// The name part of a `Host` header (`localhost:8080` is `localhost`, `[::1]:80` is `[::1]`).
@@ -332,13 +389,13 @@ fn linger(mut stream: TcpStream, mut left: u64) {
     }
 }
 
-/// The response to a request: an asset, or the API.
-fn answer(state: &State, req: &http::Request) -> Response {
+/// The response to a request: an asset, or the API (`gone` is set when the client hangs up).
+fn answer(state: &State, req: &http::Request, gone: &Arc<AtomicBool>) -> Response {
     if let Err(e) = guard(state, req) {
         return Response::json_status(e.status, &e.to_json());
     }
     if req.path.starts_with("/api/") {
-        return crate::api::handle(state, req);
+        return crate::api::handle(state, req, gone);
     }
     if req.method != "GET" && req.method != "HEAD" {
         let e = crate::error::ApiError {
@@ -371,5 +428,17 @@ mod tests {
         assert_eq!(super::mib(9 * 1024 * 1024 + 512 * 1024), "9.5 MiB");
         assert_eq!(super::mib(8 * 1024 * 1024 + 1), "8.1 MiB");
         assert_eq!(super::host_name("[::1]:80"), "[::1]");
+    }
+
+    #[test]
+    fn loopback_names_are_localhost_and_loopback_addresses() {
+        for name in ["localhost", "LocalHost", "127.0.0.1", "127.0.0.2", "127.1.2.3", "[::1]"] {
+            assert!(super::is_loopback_name(name), "{name}");
+        }
+        for name in
+            ["", "evil.example", "127.0.0.1.evil.example", "10.0.0.1", "[::2]", "::1x", "localhost.evil"]
+        {
+            assert!(!super::is_loopback_name(name), "{name}");
+        }
     }
 }

@@ -10,6 +10,9 @@ pub mod save;
 pub mod search;
 pub mod views;
 
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
 use fanorona_core::{Color, Game, Point};
 use fanorona_engine::PlayerSpec;
 use serde_json::{Value, json};
@@ -18,9 +21,10 @@ use crate::error::{ApiError, ApiResult};
 use crate::http::{Request, Response};
 use crate::server::State;
 
-/// Answers a request under `/api/`.
-pub fn handle(state: &State, req: &Request) -> Response {
-    match route(state, req) {
+/// Answers a request under `/api/`; `gone` is set when the client hangs up (an engine turn
+/// then stops early).
+pub fn handle(state: &State, req: &Request, gone: &Arc<AtomicBool>) -> Response {
+    match route(state, req, gone) {
         Ok(Reply::Json(v)) => Response::json(&v),
         Ok(Reply::Raw(r)) => r,
         Err(e) => Response::json_status(e.status, &e.to_json()),
@@ -33,7 +37,7 @@ enum Reply {
     Raw(Response),
 }
 
-fn route(state: &State, req: &Request) -> ApiResult<Reply> {
+fn route(state: &State, req: &Request, gone: &Arc<AtomicBool>) -> ApiResult<Reply> {
     let get = req.method == "GET" || req.method == "HEAD";
     let post = req.method == "POST";
     let json = |v: ApiResult<Value>| v.map(Reply::Json);
@@ -47,7 +51,7 @@ fn route(state: &State, req: &Request) -> ApiResult<Reply> {
         ("/api/search", true, _) => json(state.searches.poll(id(req)?)),
         ("/api/search", _, true) => json(search(state, req)),
         ("/api/search/stop", _, true) => json(state.searches.stop(id(req)?)),
-        ("/api/engine", _, true) => json(engine(state, req)),
+        ("/api/engine", _, true) => json(engine(state, req, gone)),
         ("/api/save", _, true) => json(save(state, req)),
         ("/api/record", _, true) => record(state, req).map(Reply::Raw),
         ("/api/pgn", _, true) => pgn(state, req).map(Reply::Raw),
@@ -155,15 +159,15 @@ fn search(state: &State, req: &Request) -> ApiResult<Value> {
     let body = input::body(&req.body)?;
     let game = body_game(state, &body)?;
     let (spec, capped) = bounds::capped(&engine_spec(state, input::field(&body, "engine")?)?);
-    let id = state.searches.start(&game, &spec, &state.slots)?;
+    let id = state.searches.start(&game, &spec, &state.slots, state.timeouts.search_grace)?;
     Ok(json!({
         "id": id, "engine": spec.to_string(), "capped": capped, "position": game.position().to_string(),
     }))
 }
 
 /// `POST /api/engine` with `{position, moves, level, engine, seed}`: the level's player, else
-/// the spec of `engine`, else the server's engine.
-fn engine(state: &State, req: &Request) -> ApiResult<Value> {
+/// the spec of `engine`, else the server's engine; its search stops when `gone` is set.
+fn engine(state: &State, req: &Request, gone: &Arc<AtomicBool>) -> ApiResult<Value> {
     let body = input::body(&req.body)?;
     let game = body_game(state, &body)?;
     let (level, spec) = match input::field(&body, "level")?.filter(|l| !l.trim().is_empty()) {
@@ -178,7 +182,7 @@ fn engine(state: &State, req: &Request) -> ApiResult<Value> {
         Some(v) => v.as_u64().ok_or_else(|| ApiError::bad("seed must be a whole number"))?,
     };
     let (spec, capped) = bounds::capped(&spec);
-    let mut v = play::engine_turn(game, &spec, seed, &state.slots)?;
+    let mut v = play::engine_turn(game, &spec, seed, &state.slots, Arc::clone(gone))?;
     v["level"] = json!(level);
     v["capped"] = json!(capped);
     Ok(v)

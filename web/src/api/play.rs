@@ -1,8 +1,11 @@
 //! Play: `/api/check` says whether a turn (or a stone to move) is legal and, if not, which
 //! rule forbids it; `POST /api/engine` has an engine choose a turn.
 
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
 use fanorona_core::{Game, IllegalMoveError, MoveError, Point, Position};
-use fanorona_engine::PlayerSpec;
+use fanorona_engine::{AlphaBetaSpec, Decision, PlayerSpec, SearchRoot, SpecError};
 use serde_json::{Value, json};
 
 use super::views;
@@ -72,26 +75,69 @@ pub fn check_stone(game: &Game, point: Point) -> Value {
 }
 
 /// `POST /api/engine`: the turn `spec` (seeded with `seed`) chooses in `game`, what its
-/// search reported, and the game after it. A search holds one of `slots` while it runs.
+/// search reported, and the game after it. A search holds one of `slots` while it runs, and
+/// ends early, with its best turn so far, when `stop` is set (its client has gone).
 ///
 /// # Errors
 /// 400 for a spec that cannot be built, 409 for a finished game, 503 when a search is needed
 /// and every slot is taken.
-pub fn engine_turn(mut game: Game, spec: &PlayerSpec, seed: u64, slots: &EngineSlots) -> ApiResult<Value> {
+pub fn engine_turn(
+    mut game: Game,
+    spec: &PlayerSpec,
+    seed: u64,
+    slots: &EngineSlots,
+    stop: Arc<AtomicBool>,
+) -> ApiResult<Value> {
     if let Some(o) = game.outcome() {
         return Err(ApiError::conflict(format!("the game is over ({o}): no turn to choose")));
     }
     let _slot = if super::bounds::needs_slot(spec) { Some(slots.acquire()?) } else { None };
-    let mut player = spec.build(seed).map_err(|e| ApiError::bad(format!("engine {spec}: {e}")))?;
-    player.new_game();
-    let d = player.choose(&game);
+    let bad = |e: SpecError| ApiError::bad(format!("engine {spec}: {e}"));
+    let (name, d) = match spec {
+        PlayerSpec::AlphaBeta(ab) => (spec.to_string(), search_turn(&game, ab, seed, stop).map_err(bad)?),
+        _ => {
+            let mut player = spec.build(seed).map_err(bad)?;
+            player.new_game();
+            (player.name(), Some(player.choose(&game)))
+        }
+    };
+    let d = d.ok_or_else(|| ApiError::internal(format!("engine {spec} found no turn")))?;
     let before = *game.position();
     let turn = views::turn(&before, &d.mv);
     let pv = super::search::pv_text(&before, &d.pv);
     game.play(&d.mv).map_err(|e| ApiError::internal(format!("engine {spec} chose {}: {e}", d.mv)))?;
     Ok(json!({
-        "engine": player.name(), "turn": turn, "score": d.score,
+        "engine": name, "turn": turn, "score": d.score,
         "score_text": d.score.map(super::search::score_text), "depth": d.depth, "nodes": d.nodes, "pv": pv,
         "after": views::position(&game),
+    }))
+}
+
+/// The turn an alpha-beta `ab` (seeded with `seed`) chooses in `game`, as its player would
+/// ([`PlayerSpec::build`]), its search stopping early when `stop` is set; `None` without a
+/// legal turn.
+///
+/// # Errors
+/// When the searcher cannot be built or the tables opened.
+fn search_turn(
+    game: &Game,
+    ab: &AlphaBetaSpec,
+    seed: u64,
+    stop: Arc<AtomicBool>,
+) -> Result<Option<Decision>, SpecError> {
+    let mut searcher = ab.searcher(ab.evaluator(seed)?)?;
+    if let Some(dir) = &ab.tb {
+        let tb = fanorona_engine::tablebase::open_shared(dir)
+            .map_err(|e| SpecError::Tablebase { path: dir.clone(), reason: e.to_string() })?;
+        searcher.set_tablebase(Some(tb));
+    }
+    let r = searcher.search(&SearchRoot::from_game(game), ab.limits(), stop, &mut |_| {});
+    Ok(r.best.map(|mv| Decision {
+        mv,
+        score: Some(r.score),
+        depth: Some(r.depth),
+        nodes: r.nodes,
+        pv: r.pv,
+        root: r.root,
     }))
 }

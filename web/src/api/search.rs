@@ -1,11 +1,13 @@
 //! Searches the page starts and polls: `POST /api/search` starts one in a thread and returns
 //! its id; `GET /api/search?id=` gives every completed depth so far (score, nodes, principal
 //! variation) and, once done, the result; `POST /api/search/stop?id=` ends it early. A running
-//! search holds one of the server's [`EngineSlots`] until it ends.
+//! search holds one of the server's [`EngineSlots`] until it ends. A search nobody polls for
+//! its grace period (the page that started it was closed) is stopped by its watchdog.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use fanorona_core::{Game, Move, Position};
 use fanorona_engine::score::forced;
@@ -51,11 +53,31 @@ struct Progress {
 struct Job {
     stop: Arc<AtomicBool>,
     progress: Mutex<Progress>,
+    /// When the search was last polled (or started).
+    polled: Mutex<Instant>,
+    /// Whether the search thread has ended.
+    ended: AtomicBool,
 }
 
 impl Job {
     fn progress(&self) -> std::sync::MutexGuard<'_, Progress> {
         self.progress.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn polled(&self) -> std::sync::MutexGuard<'_, Instant> {
+        self.polled.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// Stops `job` once it has not been polled for `grace`; returns when it has ended.
+fn watchdog(job: &Job, grace: Duration) {
+    let step = (grace / 4).clamp(Duration::from_millis(10), Duration::from_millis(250));
+    while !job.ended.load(Ordering::SeqCst) {
+        if job.polled().elapsed() > grace {
+            job.stop.store(true, Ordering::SeqCst);
+            return;
+        }
+        std::thread::sleep(step);
     }
 }
 
@@ -72,12 +94,19 @@ impl Searches {
     }
 
     /// Starts searching the current position of `game` with `spec` (an alpha-beta spec, its
-    /// limits, evaluator, hash, threads and tables), holding a slot of `slots` until it ends.
+    /// limits, evaluator, hash, threads and tables), holding a slot of `slots` until it ends;
+    /// it is stopped when not polled for `grace`.
     ///
     /// # Errors
     /// 400 for a spec that does not search or cannot be built, 409 for a finished game, 503
     /// when every engine slot is taken.
-    pub fn start(&self, game: &Game, spec: &PlayerSpec, slots: &EngineSlots) -> ApiResult<u64> {
+    pub fn start(
+        &self,
+        game: &Game,
+        spec: &PlayerSpec,
+        slots: &EngineSlots,
+        grace: Duration,
+    ) -> ApiResult<u64> {
         let PlayerSpec::AlphaBeta(ab) = spec else {
             return Err(ApiError::bad(format!(
                 "engine {spec}: only alphabeta specs search (alphabeta:depth=N,...)"
@@ -97,15 +126,22 @@ impl Searches {
             jobs.remove(&oldest);
         }
         let id = self.next.fetch_add(1, Ordering::Relaxed) + 1;
-        let job = Arc::new(Job { stop: Arc::new(AtomicBool::new(false)), progress: Mutex::default() });
+        let job = Arc::new(Job {
+            stop: Arc::new(AtomicBool::new(false)),
+            progress: Mutex::default(),
+            polled: Mutex::new(Instant::now()),
+            ended: AtomicBool::new(false),
+        });
         jobs.insert(id, Arc::clone(&job));
         drop(jobs);
         let root = SearchRoot::from_game(game);
         let limits = ab.limits();
+        let watched = Arc::clone(&job);
         let spawned = std::thread::Builder::new().name(format!("search-{id}")).spawn(move || {
             let caught =
                 std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(searcher, &root, limits, &job)));
             let result = caught.unwrap_or_else(|_| json!({ "error": "the search failed" }));
+            job.ended.store(true, Ordering::SeqCst);
             // The slot is free before the search reads as done.
             drop::<Slot>(slot);
             job.progress().result = Some(result);
@@ -113,6 +149,15 @@ impl Searches {
         if let Err(e) = spawned {
             self.jobs().remove(&id);
             return Err(ApiError::busy(format!("cannot start a search thread: {e}")));
+        }
+        let dog = std::thread::Builder::new().name(format!("search-{id}-watchdog")).spawn({
+            let job = Arc::clone(&watched);
+            move || watchdog(&job, grace)
+        });
+        if dog.is_err() {
+            // Unwatched, a search could outlive its page: refuse it instead.
+            watched.stop.store(true, Ordering::SeqCst);
+            return Err(ApiError::busy("cannot start a search's watchdog thread"));
         }
         Ok(id)
     }
@@ -129,6 +174,7 @@ impl Searches {
     /// 404 for an unknown id.
     pub fn poll(&self, id: u64) -> ApiResult<Value> {
         let job = self.job(id)?;
+        *job.polled() = Instant::now();
         let p = job.progress();
         Ok(json!({ "id": id, "done": p.result.is_some(), "depths": p.depths, "result": p.result }))
     }
