@@ -237,3 +237,75 @@ fn validate_reports_damage_and_illegal_turns() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("junk.bin"), "{}", stderr(&o));
 }
+
+/// One game as PGN, exported from a small record file.
+fn pgn_game(dir: &Path) -> String {
+    let file = small_file(dir);
+    let o = fanorona(&["data", "export", &file, "--format", "pgn"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    // The first game: up to the blank line after its turns.
+    let end = text.find("\n\n[").map_or(text.len(), |i| i + 2);
+    text[..end].to_string()
+}
+
+#[test]
+fn import_bounds_headers_and_leaves_no_part_file() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let game = pgn_game(dir.path());
+    // A header of endless tags (here many more than allowed) is cut at a line, not held.
+    let pgn = dir.path().join("tags.pgn");
+    let mut text = String::new();
+    for i in 0..100_000 {
+        text.push_str(&format!("[Tag{i} \"value\"]\n"));
+    }
+    std::fs::write(&pgn, text + &game).expect("write");
+    let out = dir.path().join("out.bin");
+    let o = fanorona(&["data", "import", &pgn.display().to_string(), "-o", &out.display().to_string()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("tags.pgn: line 257: more than 256 tags"), "{}", stderr(&o));
+    assert!(!out.exists());
+    assert!(!dir.path().join("out.bin.part").exists());
+    // A failure after good games removes the part file too.
+    let pgn = dir.path().join("bad.pgn");
+    std::fs::write(&pgn, format!("{game}\n{}", game.replace("[Result", "[Result \"x\"]\n[Bad ?]\n[Result")))
+        .expect("write");
+    let o = fanorona(&["data", "import", &pgn.display().to_string(), "-o", &out.display().to_string()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(!out.exists() && !dir.path().join("out.bin.part").exists());
+}
+
+#[test]
+fn import_accepts_semicolon_comments_anywhere() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let game = pgn_game(dir.path());
+    let pgn = dir.path().join("commented.pgn");
+    let commented = format!("; exported games\n{}", game.replacen("\n\n", "\n; the turns\n\n", 1));
+    std::fs::write(&pgn, format!("{commented}; between games\n{commented}")).expect("write");
+    let out = dir.path().join("out.bin");
+    let o = fanorona(&["data", "import", &pgn.display().to_string(), "-o", &out.display().to_string()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("wrote 2 games"), "{}", stdout(&o));
+}
+
+#[test]
+fn a_directory_as_a_data_file_is_bad_input() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = small_file(dir.path());
+    let d = dir.path().display().to_string();
+    let out = dir.path().join("merged.bin").display().to_string();
+    for args in [
+        vec!["data", "stats", d.as_str()],
+        vec!["data", "export", d.as_str()],
+        vec!["data", "export", file.as_str(), "-o", d.as_str()],
+        vec!["data", "merge", out.as_str(), d.as_str()],
+        vec!["data", "merge", d.as_str(), file.as_str()],
+        vec!["data", "import", d.as_str(), "-o", out.as_str()],
+        vec!["data", "show", d.as_str()],
+    ] {
+        let o = fanorona(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains("is a directory"), "{args:?}: {}", stderr(&o));
+    }
+    assert!(!Path::new(&out).exists());
+}

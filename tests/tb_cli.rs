@@ -3,7 +3,8 @@
 
 use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 mod common;
 use common::{fanorona, stderr, stdout};
@@ -231,4 +232,144 @@ fn engine_tb_flag_loads_the_tables() {
     );
     assert!(out.contains("bestmove a1b1+"), "{out}");
     assert!(out.contains("info string TablebasePath not set"), "{out}");
+}
+
+/// Runs `fanorona ARGS` (standard input closed) and fails the test, killing the program, when
+/// it has not ended within a minute: a FIFO opened as a table would hang it for ever.
+fn fanorona_within_a_minute(args: &[&str]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fanorona"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn fanorona");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        if child.try_wait().expect("wait").is_some() {
+            return child.wait_with_output().expect("output");
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("fanorona {args:?} did not end within a minute (a FIFO opened as a table?)");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn mkfifo(p: &Path) {
+    let ok = Command::new("mkfifo").arg(p).status().expect("run mkfifo").success();
+    assert!(ok, "mkfifo {}", p.display());
+}
+
+#[test]
+fn a_fifo_at_a_table_name_is_refused_not_opened() {
+    let dir = tables();
+    let tb = path(dir.path());
+    let table = dir.path().join("2v1.fantb");
+    std::fs::remove_file(&table).expect("remove");
+    mkfifo(&table);
+    let generate = ["tb", "generate", "--stones", "3", "--out", tb, "--threads", "1"];
+    let spec = format!("alphabeta:depth=1,tb={tb}");
+    for args in [
+        &["tb", "probe", "--tb", tb, "--position", "9/9/9/9/W1B6 w"][..],
+        &generate,
+        &["engine", "--tb", tb],
+        &["play", "--engine", &spec],
+    ] {
+        let o = fanorona_within_a_minute(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains("2v1.fantb is a FIFO"), "{args:?}: {}", stderr(&o));
+    }
+    // A FIFO at a table's temporary name is not written into.
+    std::fs::remove_file(&table).expect("remove");
+    let part = dir.path().join("2v1.fantb.part");
+    mkfifo(&part);
+    let o = fanorona_within_a_minute(&generate);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("2v1.fantb.part"), "{}", stderr(&o));
+}
+
+#[test]
+fn a_directory_at_a_table_name_is_bad_input() {
+    let dir = tables();
+    let tb = path(dir.path());
+    let table = dir.path().join("1v2.fantb");
+    std::fs::remove_file(&table).expect("remove");
+    std::fs::create_dir(&table).expect("mkdir");
+    for args in [
+        &["tb", "probe", "--tb", tb, "--position", "9/9/9/9/W1B6 w"][..],
+        &["tb", "generate", "--stones", "3", "--out", tb, "--threads", "1"],
+    ] {
+        let o = fanorona_within_a_minute(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains("1v2.fantb is a directory"), "{args:?}: {}", stderr(&o));
+    }
+    assert!(table.is_dir());
+}
+
+#[test]
+fn generate_out_must_be_a_directory_and_nothing_is_clobbered() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("notes.txt");
+    std::fs::write(&file, "mine").expect("write");
+    let fifo = dir.path().join("fifo");
+    mkfifo(&fifo);
+    for out in [file.as_path(), fifo.as_path(), Path::new("/dev/null")] {
+        if !out.exists() {
+            continue;
+        }
+        let o = fanorona_within_a_minute(&["tb", "generate", "--stones", "2", "--out", path(out)]);
+        assert_eq!(o.status.code(), Some(2), "{}: {}", out.display(), stderr(&o));
+        assert!(stderr(&o).contains("is not a directory"), "{}: {}", out.display(), stderr(&o));
+    }
+    assert_eq!(std::fs::read_to_string(&file).expect("read"), "mine");
+    // Only the two special files and the file are there: nothing was written beside them.
+    assert_eq!(std::fs::read_dir(dir.path()).expect("list").count(), 2);
+}
+
+#[test]
+fn generate_threads_beyond_the_limit_are_bad_input() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("tables");
+    let (limit, _) = fanorona_tb::thread_limit();
+    for threads in [(limit + 1).to_string(), "100000000".to_string()] {
+        let o = fanorona_within_a_minute(&[
+            "tb",
+            "generate",
+            "--stones",
+            "2",
+            "--out",
+            path(&out),
+            "--threads",
+            &threads,
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains(&format!("more than the {limit}")), "{}", stderr(&o));
+    }
+    assert!(!out.exists());
+}
+
+#[test]
+fn probe_positions_files_are_bounded() {
+    let dir = tables();
+    let tb = path(dir.path());
+    if Path::new("/dev/zero").exists() {
+        let o = fanorona_within_a_minute(&["tb", "probe", "--tb", tb, "--positions", "/dev/zero"]);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains("--positions /dev/zero: line 1 is longer than 4096 bytes"),
+            "{}",
+            stderr(&o)
+        );
+    }
+    let many = dir.path().join("many.txt");
+    std::fs::write(&many, "#\n".repeat(1_000_001)).expect("write");
+    let o = fanorona_within_a_minute(&["tb", "probe", "--tb", tb, "--positions", path(&many)]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("many.txt: more than 1000000 lines"), "{}", stderr(&o));
+    let o = fanorona_within_a_minute(&["tb", "probe", "--tb", tb, "--positions", tb]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("is a directory"), "{}", stderr(&o));
 }

@@ -260,11 +260,13 @@ impl DataError {
     }
 
     /// Whether the error is the input's fault rather than the system's: a file that is missing,
-    /// is not a record file, is damaged or does not belong, an output that may not be
+    /// is a directory, is not a record file, is damaged or does not belong, an output that may not be
     /// replaced. Other I/O errors (a full disk, a permission) and encoding failures are not.
     pub fn is_bad_input(&self) -> bool {
         match self {
-            DataError::Io { source, .. } => source.kind() == std::io::ErrorKind::NotFound,
+            DataError::Io { source, .. } => {
+                matches!(source.kind(), std::io::ErrorKind::NotFound | std::io::ErrorKind::IsADirectory)
+            }
             DataError::Encode { .. } | DataError::JsonOut { .. } => false,
             _ => true,
         }

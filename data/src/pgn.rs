@@ -15,6 +15,13 @@ pub const MAX_PGN_LINE: usize = 1 << 20;
 pub const MAX_PGN_TURNS: usize = 1_000_000;
 /// The longest comment, in bytes.
 pub const MAX_COMMENT: usize = 4096;
+/// The most tag pairs a game's header may have.
+pub const MAX_PGN_TAGS: usize = 256;
+/// The longest tag line (`[Name "value"]`), in bytes.
+pub const MAX_PGN_TAG: usize = 64 * 1024;
+/// The most text one game may have (its tags, turns and comments, blank and `;` comment lines
+/// not counted), in bytes.
+pub const MAX_PGN_GAME: usize = 64 << 20;
 /// Scores beyond this in absolute value (up to 30000) are forced results, written `M<n>`.
 const FORCED: i32 = 29_000;
 const WIN: i32 = 30_000;
@@ -236,7 +243,9 @@ struct Pending {
 
 /// Reads PGN games one by one from a [`BufRead`], each as a [`GameRecord`] checked against
 /// the rules (as [`GameRecord::validate`] does). Bounded: lines of at most [`MAX_PGN_LINE`]
-/// bytes, games of at most [`MAX_PGN_TURNS`] turns.
+/// bytes, games of at most [`MAX_PGN_TURNS`] turns, [`MAX_PGN_TAGS`] tags of at most
+/// [`MAX_PGN_TAG`] bytes and [`MAX_PGN_GAME`] bytes of text. `;` comments run to the end of
+/// their line.
 #[derive(Debug)]
 pub struct PgnReader<R> {
     input: R,
@@ -276,9 +285,19 @@ impl<R: BufRead> PgnReader<R> {
         let mut g = Pending::default();
         let mut comment: Option<String> = None;
         let mut in_moves = false;
+        // The game's text so far, in bytes (bounded by MAX_PGN_GAME).
+        let mut bytes = 0usize;
         while let Some(line) = self.next_line()? {
             let ln = self.line;
             let trimmed = line.trim();
+            // A `;` comment runs to the end of its line (inside `{ }` it is text).
+            if comment.is_none() && (trimmed.is_empty() || trimmed.starts_with(';')) {
+                continue;
+            }
+            bytes = bytes.saturating_add(line.len());
+            if bytes > MAX_PGN_GAME {
+                return Err(PgnError::at(ln, format!("a game longer than {MAX_PGN_GAME} bytes")));
+            }
             if comment.is_none() && trimmed.starts_with('[') {
                 if in_moves {
                     // A new game's tags after movetext without a result.
@@ -287,13 +306,19 @@ impl<R: BufRead> PgnReader<R> {
                         "a game's turns end without a result (1-0, 0-1, 1/2-1/2 or *)",
                     ));
                 }
+                if g.tags.len() >= MAX_PGN_TAGS {
+                    return Err(PgnError::at(
+                        ln,
+                        format!("more than {MAX_PGN_TAGS} tags in a game's header"),
+                    ));
+                }
+                if trimmed.len() > MAX_PGN_TAG {
+                    return Err(PgnError::at(ln, format!("a tag longer than {MAX_PGN_TAG} bytes")));
+                }
                 if g.tags.is_empty() {
                     g.first_line = ln;
                 }
                 g.tags.push(parse_tag(trimmed).map_err(|r| PgnError::at(ln, r))?);
-                continue;
-            }
-            if trimmed.is_empty() && comment.is_none() {
                 continue;
             }
             if g.first_line == 0 {
@@ -366,7 +391,8 @@ impl<R: BufRead> PgnReader<R> {
             let tok = &rest[..end];
             rest = &rest[end..];
             if matches!(tok, "1-0" | "0-1" | "1/2-1/2" | "*") {
-                if !rest.trim().is_empty() {
+                let after = rest.trim();
+                if !after.is_empty() && !after.starts_with(';') {
                     return Err(PgnError::at(ln, format!("text after the result {tok}: {:?}", rest.trim())));
                 }
                 g.result = Some(tok.to_string());
@@ -483,29 +509,40 @@ impl<R: BufRead> Iterator for PgnReader<R> {
     }
 }
 
-/// `[Key "value"]`.
+/// `[Key "value"]`, perhaps followed by a `;` comment.
 fn parse_tag(line: &str) -> Result<(String, String), String> {
-    let inner = line
-        .strip_prefix('[')
-        .and_then(|l| l.strip_suffix(']'))
-        .ok_or_else(|| format!("a tag must be [Name \"value\"], got {line:?}"))?;
-    let (name, value) = inner.trim().split_once(' ').ok_or_else(|| format!("tag {line:?} has no value"))?;
-    let value = value.trim();
-    let body = value
-        .strip_prefix('"')
-        .and_then(|v| v.strip_suffix('"'))
-        .ok_or_else(|| format!("the value of tag {name} must be in double quotes"))?;
-    let mut out = String::with_capacity(body.len());
-    let mut chars = body.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => out.push(chars.next().ok_or_else(|| format!("tag {name}: a backslash ends the value"))?),
-            '"' => return Err(format!("tag {name}: a bare \" inside the value")),
-            c => out.push(c),
-        }
-    }
+    let shape = || format!("a tag must be [Name \"value\"], got {line:?}");
+    let inner = line.strip_prefix('[').ok_or_else(shape)?.trim_start();
+    let name_end = inner.find(|c: char| c.is_whitespace() || c == '"' || c == ']').unwrap_or(inner.len());
+    let (name, rest) = inner.split_at(name_end);
     if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
         return Err(format!("tag name {name:?} is not a word"));
+    }
+    let rest = rest.trim_start();
+    if rest.is_empty() || rest.starts_with(']') {
+        return Err(format!("tag {line:?} has no value"));
+    }
+    let quoted = || format!("the value of tag {name} must be in double quotes");
+    let body = rest.strip_prefix('"').ok_or_else(quoted)?;
+    let mut out = String::with_capacity(body.len());
+    let mut chars = body.char_indices();
+    let after = loop {
+        match chars.next() {
+            None => return Err(quoted()),
+            Some((_, '\\')) => {
+                let (_, c) = chars.next().ok_or_else(|| format!("tag {name}: a backslash ends the value"))?;
+                out.push(c);
+            }
+            Some((i, '"')) => break &body[i + 1..],
+            Some((_, c)) => out.push(c),
+        }
+    };
+    let Some(tail) = after.trim_start().strip_prefix(']') else {
+        return Err(format!("tag {name}: a bare \" inside the value, or no ] after it"));
+    };
+    let tail = tail.trim_start();
+    if !tail.is_empty() && !tail.starts_with(';') {
+        return Err(format!("tag {name}: text after the tag: {tail:?}"));
     }
     Ok((name.to_string(), out))
 }
@@ -637,6 +674,97 @@ mod tests {
         let err = PgnReader::new(long.as_bytes()).find_map(Result::err).unwrap().to_string();
         assert!(err.contains("longer than"), "{err}");
         assert_eq!(PgnReader::new(&b"\n\n"[..]).count(), 0);
+    }
+
+    /// The text of one good game.
+    fn good_text() -> String {
+        let mut v = Vec::new();
+        write_game(&mut v, &record(), &PgnTags::default(), None).unwrap();
+        String::from_utf8(v).unwrap()
+    }
+
+    #[test]
+    fn semicolon_comments_run_to_the_end_of_their_line_anywhere() {
+        let good = good_text();
+        let with = format!(
+            "; a comment before the tags\n{}",
+            good.replacen("[Site", "; between tags [Site \"x\"]\n[Site", 1)
+                .replacen("[Round \"42\"]", "[Round \"42\"] ; after a tag", 1)
+                .replacen("\n\n1.", "\n; before the turns\n\n1.", 1)
+                .replacen("1. ", "1. ; the rest of this line is a comment\n", 1)
+                .replace("0-1\n", "0-1 ; the result\n; after the game\n")
+        );
+        let back: Vec<GameRecord> = PgnReader::new(with.as_bytes()).map(Result::unwrap).collect();
+        assert_eq!(back, vec![record()]);
+        // Twice in a row, each game preceded by a comment line.
+        let two = format!(";one\n{good};two\n{good}");
+        assert_eq!(PgnReader::new(two.as_bytes()).map(Result::unwrap).count(), 2);
+        // Inside braces a `;` is text, not a comment.
+        let text = good.replacen("{+1.25/8}", "{+1.25/8 ; x}", 1);
+        assert!(
+            PgnReader::new(text.as_bytes())
+                .find_map(Result::err)
+                .is_some_and(|e| e.to_string().contains("not a score"))
+        );
+        // A file of comments only holds no game.
+        assert_eq!(PgnReader::new(&b"; nothing\n;\n"[..]).count(), 0);
+    }
+
+    /// An endless input: `line` repeated forever after `head`.
+    struct Endless {
+        head: Vec<u8>,
+        line: Vec<u8>,
+        at: usize,
+    }
+
+    impl io::Read for Endless {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let mut n = 0;
+            while n < buf.len() {
+                let (src, at) = if self.at < self.head.len() {
+                    (&self.head, self.at)
+                } else {
+                    (&self.line, (self.at - self.head.len()) % self.line.len())
+                };
+                let k = (src.len() - at).min(buf.len() - n);
+                buf[n..n + k].copy_from_slice(&src[at..at + k]);
+                n += k;
+                self.at += k;
+            }
+            Ok(n)
+        }
+    }
+
+    fn endless(head: &str, line: &str) -> io::BufReader<Endless> {
+        io::BufReader::new(Endless { head: head.into(), line: line.into(), at: 0 })
+    }
+
+    #[test]
+    fn endless_headers_and_games_are_cut_at_a_bound_naming_the_line() {
+        let err = PgnReader::new(endless("", "[Event \"x\"]\n")).find_map(Result::err).unwrap().to_string();
+        assert_eq!(
+            err,
+            format!("line {}: more than {MAX_PGN_TAGS} tags in a game's header", MAX_PGN_TAGS + 1)
+        );
+        let long = format!("[Event \"{}\"]\n", "x".repeat(MAX_PGN_TAG));
+        let err = PgnReader::new(long.as_bytes()).find_map(Result::err).unwrap().to_string();
+        assert!(err.starts_with("line 1: a tag longer than"), "{err}");
+        // Movetext without an end: annotations ($1) are not stored, the game's size bounds them.
+        let line = format!("{}\n", "$1 ".repeat(300));
+        let err = PgnReader::new(endless("[Event \"x\"]\n\n1. d3e3+\n", &line))
+            .find_map(Result::err)
+            .unwrap()
+            .to_string();
+        assert!(err.contains(&format!("a game longer than {MAX_PGN_GAME} bytes")), "{err}");
+        let err = PgnReader::new(endless("[Event \"x\"]\n\n", "1. d3e3+ d4d3+ 2. e3d3+ d3e3+\n"))
+            .find_map(Result::err)
+            .unwrap()
+            .to_string();
+        assert!(err.contains(&format!("more than {MAX_PGN_TURNS} turns")), "{err}");
+        // Blank and `;` lines are not stored: an endless run of them ends the input... never;
+        // but it holds no memory either, so it is left to the input's end (here: cut short).
+        let some: Vec<_> = PgnReader::new(io::Read::take(endless("", "; c\n\n"), 1 << 20)).collect();
+        assert!(some.is_empty());
     }
 
     proptest::proptest! {

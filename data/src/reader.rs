@@ -32,6 +32,13 @@ impl RecordReader<BufReader<File>> {
     /// [`DataError::NewerVersion`] or [`DataError::BadHeader`].
     pub fn open(path: &Path) -> Result<RecordReader, DataError> {
         let file = File::open(path).map_err(|e| DataError::io(path, e))?;
+        // A directory opens but cannot be read: say so (bad input), not "os error 21".
+        if file.metadata().is_ok_and(|m| m.is_dir()) {
+            return Err(DataError::io(
+                path,
+                std::io::Error::new(std::io::ErrorKind::IsADirectory, "is a directory"),
+            ));
+        }
         RecordReader::new(BufReader::with_capacity(1 << 16, file), path)
     }
 }

@@ -112,3 +112,59 @@ proptest! {
         consume(&file);
     }
 }
+
+/// PGN lines built from the pieces that matter to the reader: tags, `;` comments, braces,
+/// turns, results, blank lines.
+fn pgn_line() -> impl Strategy<Value = String> {
+    prop_oneof![
+        Just("[Event \"x\"]".to_string()),
+        Just("[FEN \"9/9/9/9/W1B6 w\"] ; c".to_string()),
+        Just("; a comment [Event \"y\"] {".to_string()),
+        Just(String::new()),
+        Just("1. a1b1+ {+1.00/1 5} 1-0".to_string()),
+        Just("{ open ; comment".to_string()),
+        Just("} 1-0 ; end".to_string()),
+        Just("*".to_string()),
+        "[ -~]{0,40}",
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases(256)))]
+
+    /// Regression (data import): `;` comment lines before a game's tags were movetext, and
+    /// nothing bounded a header's tags. Any mix of lines: games, at most one error (last),
+    /// never a panic.
+    #[test]
+    fn pgn_lines_never_panic(lines in proptest::collection::vec(pgn_line(), 0..40)) {
+        let text = lines.join("\n");
+        let items: Vec<_> = fanorona_data::pgn::PgnReader::new(text.as_bytes()).collect();
+        let errors = items.iter().filter(|r| r.is_err()).count();
+        prop_assert!(errors <= 1);
+        prop_assert!(errors == 0 || items.last().is_some_and(Result::is_err));
+    }
+}
+
+/// Regression (data import): a header of endless tag lines grew until the allocator aborted.
+#[test]
+fn pgn_endless_tags_are_cut_at_a_line() {
+    let endless = std::io::Read::chain(&b"; a comment first\n"[..], RepeatLines(b"[Event \"x\"]\n", 0));
+    let err = fanorona_data::pgn::PgnReader::new(std::io::BufReader::new(endless))
+        .find_map(Result::err)
+        .map(|e| e.to_string());
+    let want = format!("line {}: more than", fanorona_data::pgn::MAX_PGN_TAGS + 2);
+    assert!(err.as_deref().is_some_and(|e| e.starts_with(&want)), "{err:?}");
+}
+
+/// `line` repeated for ever.
+struct RepeatLines(&'static [u8], usize);
+
+impl std::io::Read for RepeatLines {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        for b in buf.iter_mut() {
+            *b = self.0[self.1 % self.0.len()];
+            self.1 += 1;
+        }
+        Ok(buf.len())
+    }
+}

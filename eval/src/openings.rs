@@ -192,26 +192,62 @@ pub struct Book {
 
 /// The largest openings file read, in bytes.
 pub const MAX_BOOK_BYTES: u64 = 1 << 30;
+/// The most lines an openings file may have (comments and blank lines included).
+pub const MAX_BOOK_LINES: usize = 2_000_000;
+/// The longest line of an openings file, in bytes (a position and a few hundred turns).
+pub const MAX_BOOK_LINE: u64 = 64 * 1024;
 
 /// Reads a book: each line a position string optionally followed by turns (`moves` may come
-/// first), the first `plies` of them played (all when `None`). `#` starts a comment.
+/// first), the first `plies` of them played (all when `None`). `#` starts a comment. The file
+/// is read line by line, never more than [`MAX_BOOK_BYTES`] bytes, [`MAX_BOOK_LINES`] lines or
+/// [`MAX_BOOK_LINE`] bytes a line (a device such as `/dev/zero` is refused, not read whole).
 ///
 /// # Errors
-/// [`EvalError::Openings`] naming the file and the line: it cannot be read, a line is not a
-/// position or has an illegal turn, or no line holds a game that is still going on.
+/// [`EvalError::Openings`] naming the file and the line: it cannot be read, is too large, a
+/// line is not a position or has an illegal turn, or no line holds a game that is still going
+/// on.
 pub fn read_book(path: &Path, plies: Option<u32>) -> Result<Book, EvalError> {
+    use std::io::{BufRead, Read};
     let name = path.display().to_string();
     let bad = |reason: String| EvalError::Openings { source_name: name.clone(), reason };
-    let size = std::fs::metadata(path).map_err(|e| bad(e.to_string()))?.len();
+    let meta = std::fs::metadata(path).map_err(|e| bad(e.to_string()))?;
+    if meta.is_dir() {
+        return Err(bad("is a directory".into()));
+    }
+    let size = meta.len();
     if size > MAX_BOOK_BYTES {
         return Err(bad(format!("{size} bytes is more than the {MAX_BOOK_BYTES} an openings file may have")));
     }
-    let text = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
+    let file = std::fs::File::open(path).map_err(|e| bad(e.to_string()))?;
+    // The size of a device or FIFO says nothing: the reads are bounded too.
+    let mut input = std::io::BufReader::new(file.take(MAX_BOOK_BYTES + 1));
     let mut book = Book { positions: Vec::new(), duplicates: Vec::new() };
     let mut first_line: std::collections::HashMap<Position, usize> = std::collections::HashMap::new();
-    for (i, line) in text.lines().enumerate() {
-        let ln = i + 1;
-        let line = line.split('#').next().unwrap_or("").trim();
+    let mut buf = Vec::new();
+    let mut read = 0u64;
+    let mut ln = 0usize;
+    loop {
+        buf.clear();
+        let n = (&mut input)
+            .take(MAX_BOOK_LINE + 1)
+            .read_until(b'\n', &mut buf)
+            .map_err(|e| bad(e.to_string()))?;
+        if n == 0 {
+            break;
+        }
+        ln += 1;
+        read += n as u64;
+        if read > MAX_BOOK_BYTES {
+            return Err(bad(format!("more than the {MAX_BOOK_BYTES} bytes an openings file may have")));
+        }
+        if ln > MAX_BOOK_LINES {
+            return Err(bad(format!("more than the {MAX_BOOK_LINES} lines an openings file may have")));
+        }
+        if buf.len() as u64 > MAX_BOOK_LINE {
+            return Err(bad(format!("line {ln}: longer than the {MAX_BOOK_LINE} bytes a line may have")));
+        }
+        let text = std::str::from_utf8(&buf).map_err(|_| bad(format!("line {ln}: not UTF-8 text")))?;
+        let line = text.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
             continue;
         }
@@ -499,5 +535,36 @@ mod tests {
         ] {
             assert!(bad.parse::<OpeningSource>().is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn endless_and_huge_files_are_refused_by_their_bounds() {
+        // /dev/zero has no end and no lines: cut at the line bound, not read until memory is
+        // gone.
+        if Path::new("/dev/zero").exists() {
+            let err = read_book(Path::new("/dev/zero"), None).unwrap_err();
+            assert!(err.is_bad_input());
+            let err = err.to_string();
+            assert!(err.starts_with("openings /dev/zero: line 1: longer than the"), "{err}");
+            let err = "/dev/zero".parse::<OpeningSource>().unwrap().duplicates().unwrap_err().to_string();
+            assert!(err.contains(&MAX_BOOK_LINE.to_string()), "{err}");
+        }
+        let dir = tempfile::tempdir().unwrap();
+        // Too many lines (blank ones count).
+        let path = dir.path().join("many.txt");
+        std::fs::write(&path, "\n".repeat(MAX_BOOK_LINES + 1)).unwrap();
+        let err = read_book(&path, None).unwrap_err().to_string();
+        assert!(
+            err.contains("many.txt") && err.contains(&format!("more than the {MAX_BOOK_LINES} lines")),
+            "{err}"
+        );
+        // A directory.
+        let err = read_book(dir.path(), None).unwrap_err();
+        assert!(err.is_bad_input());
+        assert!(err.to_string().ends_with("is a directory"), "{err}");
+        // Not text.
+        std::fs::write(&path, b"\xff\xfe\n").unwrap();
+        let err = read_book(&path, None).unwrap_err().to_string();
+        assert!(err.contains("line 1: not UTF-8"), "{err}");
     }
 }

@@ -24,6 +24,10 @@ pub fn export_tags(header: &Header) -> PgnTags {
 /// `fanorona data import INPUT -o OUT`: every game of the PGN file, checked, into a new record
 /// file (written whole or not at all).
 pub fn import(input: &Path, out: &Path, force: bool, json: bool) -> anyhow::Result<()> {
+    // A directory opens but cannot be read; a FIFO is read as it comes (bounded by the reader).
+    if std::fs::metadata(input).is_ok_and(|m| m.is_dir()) {
+        return Err(bad_input(input.display(), "is a directory"));
+    }
     let file = std::fs::File::open(input).map_err(|e| bad_input(input.display(), e))?;
     let existing = if force { Existing::Replace } else { Existing::Refuse };
     let output = Output::new(out, existing)?;

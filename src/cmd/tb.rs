@@ -33,10 +33,11 @@ struct GenerateArgs {
     /// Tables up to this many stones in all (2 to 7; 5 takes seconds, 6 minutes).
     #[arg(long)]
     stones: u32,
-    /// The directory to write the tables to (created if needed).
+    /// The directory to write the tables to (created if needed; an existing file, FIFO or
+    /// device there is refused).
     #[arg(long)]
     out: PathBuf,
-    /// Worker threads (0: one per core).
+    /// Worker threads (0: one per core; at most 1024, or what the system allows).
     #[arg(long, default_value_t = 0)]
     threads: usize,
     /// Print one JSON summary instead of text.
@@ -189,23 +190,68 @@ fn read_positions(args: &ProbeArgs) -> anyhow::Result<Vec<Position>> {
         out.push(super::parse_position(Some(text))?);
     }
     if let Some(file) = &args.file {
-        let text = std::fs::read_to_string(file)
-            .map_err(|e| bad_input(format!("cannot read --positions {}", file.display()), e))?;
-        for (i, line) in text.lines().enumerate() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            let pos = line.parse().map_err(|e| {
-                bad_input(format!("{} line {}: invalid position {line:?}", file.display(), i + 1), e)
-            })?;
-            out.push(pos);
-        }
+        read_positions_file(file, &mut out)?;
     }
     if out.is_empty() {
         return Err(bad_input("tb probe", "give --position POS (several allowed) or --positions FILE"));
     }
     Ok(out)
+}
+
+/// The largest `--positions` file read, in bytes.
+const MAX_POSITIONS_BYTES: u64 = 64 << 20;
+/// The most lines a `--positions` file may have.
+const MAX_POSITIONS_LINES: usize = 1_000_000;
+/// The longest line of a `--positions` file, in bytes (a position string is about 60).
+const MAX_POSITION_LINE: u64 = 4096;
+
+/// Reads `--positions FILE` line by line, never more than [`MAX_POSITIONS_BYTES`] bytes,
+/// [`MAX_POSITIONS_LINES`] lines or [`MAX_POSITION_LINE`] bytes a line (`/dev/zero` is refused,
+/// not read until memory runs out).
+fn read_positions_file(file: &Path, out: &mut Vec<Position>) -> anyhow::Result<()> {
+    use std::io::{BufRead, Read};
+    let what = || format!("--positions {}", file.display());
+    if std::fs::metadata(file).is_ok_and(|m| m.is_dir()) {
+        return Err(bad_input(what(), "is a directory"));
+    }
+    let f = std::fs::File::open(file).map_err(|e| bad_input(format!("cannot read {}", what()), e))?;
+    let mut input = std::io::BufReader::new(f.take(MAX_POSITIONS_BYTES + 1));
+    let mut buf = Vec::new();
+    let mut read = 0u64;
+    for ln in 1.. {
+        buf.clear();
+        let n = (&mut input)
+            .take(MAX_POSITION_LINE + 1)
+            .read_until(b'\n', &mut buf)
+            .map_err(|e| bad_input(format!("cannot read {}", what()), e))?;
+        if n == 0 {
+            break;
+        }
+        read += n as u64;
+        if read > MAX_POSITIONS_BYTES {
+            return Err(bad_input(what(), format!("more than {MAX_POSITIONS_BYTES} bytes (the limit)")));
+        }
+        if ln > MAX_POSITIONS_LINES {
+            return Err(bad_input(what(), format!("more than {MAX_POSITIONS_LINES} lines (the limit)")));
+        }
+        if buf.len() as u64 > MAX_POSITION_LINE {
+            return Err(bad_input(
+                what(),
+                format!("line {ln} is longer than {MAX_POSITION_LINE} bytes (the limit)"),
+            ));
+        }
+        let line = std::str::from_utf8(&buf)
+            .map_err(|_| bad_input(what(), format!("line {ln} is not UTF-8 text")))?
+            .trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let pos = line
+            .parse()
+            .map_err(|e| bad_input(format!("{} line {ln}: invalid position {line:?}", file.display()), e))?;
+        out.push(pos);
+    }
+    Ok(())
 }
 
 /// The tables of `--tb`; any error opening them (a missing directory or file included) is bad

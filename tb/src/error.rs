@@ -122,6 +122,33 @@ pub enum TbError {
         /// The path.
         path: PathBuf,
     },
+    /// Something that is not a regular file (a FIFO, a directory, a device) stands where a
+    /// table is to be read; it is not opened.
+    #[error("{path} is {kind}, not a table file; not opening it")]
+    NotRegular {
+        /// The path.
+        path: PathBuf,
+        /// What it is: `a directory`, `a FIFO`, ...
+        kind: &'static str,
+    },
+    /// The output of a generation exists and is not a directory.
+    #[error(
+        "--out {path} exists and is not a directory: tables are written into a directory (not replacing it)"
+    )]
+    NotADirectory {
+        /// The path.
+        path: PathBuf,
+    },
+    /// More worker threads than this system allows.
+    #[error("{asked} threads is more than the {limit} this system allows ({what})")]
+    TooManyThreads {
+        /// Threads asked for.
+        asked: usize,
+        /// The limit.
+        limit: usize,
+        /// Where the limit comes from.
+        what: &'static str,
+    },
     /// A distance to capture does not fit the format.
     #[error("table {sig} has a dtc of {dtc}, beyond the format's limit of {}", crate::MAX_DTC)]
     DtcOverflow {

@@ -107,7 +107,7 @@ fn read_err(path: &Path) -> impl FnOnce(std::io::Error) -> TbError + '_ {
 /// # Errors
 /// When the file cannot be read, is shorter than a header or does not start with the magic.
 pub fn read_header(path: &Path) -> Result<Header, TbError> {
-    let mut file = File::open(path).map_err(read_err(path))?;
+    let mut file = open_regular(path)?;
     let len = file.metadata().map_err(read_err(path))?.len();
     if len < HEADER_LEN as u64 {
         return Err(TbError::Truncated { path: path.to_path_buf(), len, expected: HEADER_LEN as u64 });
@@ -115,6 +115,48 @@ pub fn read_header(path: &Path) -> Result<Header, TbError> {
     let mut h = [0u8; HEADER_LEN];
     file.read_exact(&mut h).map_err(read_err(path))?;
     parse_header(path, &h)
+}
+
+/// What a path that is not a regular file is, for messages.
+fn kind_of(t: fs::FileType) -> &'static str {
+    if t.is_dir() {
+        return "a directory";
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+        if t.is_block_device() || t.is_char_device() {
+            return "a device";
+        }
+    }
+    "not a regular file"
+}
+
+/// Opens a table file for reading, refusing anything but a regular file (symlinks followed)
+/// before opening it: opening a FIFO would wait for a writer forever, and a directory or a
+/// device is no table.
+///
+/// # Errors
+/// [`TbError::NotRegular`] naming the path, or [`TbError::Read`].
+pub fn open_regular(path: &Path) -> Result<File, TbError> {
+    let not_regular = |t: fs::FileType| TbError::NotRegular { path: path.to_path_buf(), kind: kind_of(t) };
+    let meta = fs::metadata(path).map_err(read_err(path))?;
+    if !meta.is_file() {
+        return Err(not_regular(meta.file_type()));
+    }
+    let file = File::open(path).map_err(read_err(path))?;
+    // Replaced between the check and the open: check what was opened too.
+    let meta = file.metadata().map_err(read_err(path))?;
+    if !meta.is_file() {
+        return Err(not_regular(meta.file_type()));
+    }
+    Ok(file)
 }
 
 fn parse_header(path: &Path, h: &[u8; HEADER_LEN]) -> Result<Header, TbError> {
@@ -156,14 +198,14 @@ pub fn read_table(path: &Path, sig: Signature, indexer: &Indexer) -> Result<(Vec
         return Err(bad(format!("{} slots, signature {sig} has {}", header.slots, indexer.len())));
     }
     let expected = HEADER_LEN as u64 + indexer.len();
-    let len = fs::metadata(path).map_err(read_err(path))?.len();
+    let mut file = open_regular(path)?;
+    let len = file.metadata().map_err(read_err(path))?.len();
     if len < expected {
         return Err(TbError::Truncated { path: path.to_path_buf(), len, expected });
     }
     if len > expected {
         return Err(TbError::TooLong { path: path.to_path_buf(), len, expected });
     }
-    let mut file = File::open(path).map_err(read_err(path))?;
     let mut h = [0u8; HEADER_LEN];
     file.read_exact(&mut h).map_err(read_err(path))?;
     let size = usize::try_from(indexer.len()).map_err(|_| bad("too many slots for this machine".into()))?;
@@ -191,6 +233,11 @@ pub fn read_table(path: &Path, sig: Signature, indexer: &Indexer) -> Result<(Vec
 /// # Errors
 /// When the file cannot be written, or a directory is at `path`.
 pub fn write_table(path: &Path, sig: Signature, data: &[u8], counts: Counts) -> Result<(), TbError> {
+    // The temporary is created by name: a FIFO there would block, a directory fail.
+    let part = temp_path(path);
+    if fs::symlink_metadata(&part).is_ok_and(|m| !m.is_file()) {
+        return Err(TbError::NotAFile { path: part });
+    }
     let mut h = encode_header(sig, data.len() as u64, counts);
     let crc = checksum(&h, data);
     h[CRC_AT..CRC_AT + 4].copy_from_slice(&crc.to_le_bytes());

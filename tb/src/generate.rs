@@ -100,10 +100,53 @@ pub fn generate_with_events(
     if !(2..=crate::MAX_TB_STONES).contains(&opts.stones) {
         return Err(TbError::BadStones(opts.stones));
     }
+    check_threads(opts.threads)?;
+    // The output is a directory of tables: a file, FIFO or device there is not replaced (nor
+    // written into); a symlink to a directory is followed.
+    match fs::metadata(dir) {
+        Ok(m) if !m.is_dir() => return Err(TbError::NotADirectory { path: dir.to_path_buf() }),
+        _ => {}
+    }
     fs::create_dir_all(dir).map_err(|source| TbError::Write { path: dir.to_path_buf(), source })?;
     check_versions(dir)?;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(opts.threads).build().map_err(TbError::Threads)?;
     pool.install(|| generate_all(dir, opts.stones, report))
+}
+
+/// The most worker threads a generation may ask for, whatever the system allows.
+pub const MAX_THREADS: usize = 1024;
+
+/// The most threads this process may start: [`MAX_THREADS`], or less when the system says so
+/// (Linux: the system-wide `threads-max`, the per-user process limit of `ulimit -u`), with
+/// where the limit comes from.
+pub fn thread_limit() -> (usize, &'static str) {
+    let mut limit = (MAX_THREADS, "the generator's limit");
+    let number = |text: &str| text.trim().parse::<usize>().ok();
+    if let Some(n) = fs::read_to_string("/proc/sys/kernel/threads-max").ok().as_deref().and_then(number)
+        && n < limit.0
+    {
+        limit = (n, "/proc/sys/kernel/threads-max");
+    }
+    // `Max processes   <soft>   <hard>   processes`; `unlimited` parses as no limit.
+    let nproc = fs::read_to_string("/proc/self/limits").ok().and_then(|t| {
+        let line = t.lines().find(|l| l.starts_with("Max processes"))?.to_string();
+        line.split_whitespace().nth(2).and_then(number)
+    });
+    if let Some(n) = nproc
+        && n < limit.0
+    {
+        limit = (n, "the per-user process limit, ulimit -u");
+    }
+    limit
+}
+
+/// Refuses more threads than [`thread_limit`] (0, one per core, is always allowed).
+fn check_threads(asked: usize) -> Result<(), TbError> {
+    let (limit, what) = thread_limit();
+    if asked > limit {
+        return Err(TbError::TooManyThreads { asked, limit, what });
+    }
+    Ok(())
 }
 
 /// Refuses a directory holding a table file of another format version.

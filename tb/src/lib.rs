@@ -35,7 +35,9 @@ mod value;
 
 pub use error::{ProbeError, TbError};
 pub use format::Counts;
-pub use generate::{Event, GenerateOptions, TableReport, generate, generate_with_events, plan};
+pub use generate::{
+    Event, GenerateOptions, MAX_THREADS, TableReport, generate, generate_with_events, plan, thread_limit,
+};
 pub use index::Indexer;
 pub use root::RootMove;
 pub use signature::{MAX_TB_STONES, Signature};

@@ -171,3 +171,119 @@ fn generation_reports_levels_then_tables() {
     assert!(levels.len() > 2 && levels.windows(2).all(|w| w[1] == w[0] + 1), "{levels:?}");
     assert!(matches!(events.last(), Some(fanorona_tb::Event::Table(_))));
 }
+
+/// Runs `f` on a thread and fails (instead of hanging) when it takes more than 20 seconds;
+/// `unblock` is called then, to free a thread stuck opening a FIFO.
+fn within_deadline<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static, unblock: impl FnOnce()) -> T {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    match rx.recv_timeout(std::time::Duration::from_secs(20)) {
+        Ok(v) => v,
+        Err(_) => {
+            unblock();
+            panic!("timed out: a FIFO was opened as a table");
+        }
+    }
+}
+
+fn mkfifo(path: &Path) {
+    let ok = std::process::Command::new("mkfifo").arg(path).status().expect("run mkfifo").success();
+    assert!(ok, "mkfifo {}", path.display());
+}
+
+/// Opens the write end of a FIFO without blocking for long, so that a reader stuck on it
+/// goes on.
+fn unblock_fifo(path: &Path) {
+    let p = path.to_path_buf();
+    std::thread::spawn(move || {
+        let _ = fs::OpenOptions::new().write(true).open(p);
+    });
+}
+
+#[test]
+fn a_fifo_at_a_table_name_is_refused_not_opened() {
+    let dir = fresh(3);
+    let fifo = dir.path().join("2v1.fantb");
+    fs::remove_file(&fifo).expect("remove");
+    mkfifo(&fifo);
+    let d = dir.path().to_path_buf();
+    let e = within_deadline(move || Tablebase::open(&d).err(), || unblock_fifo(&fifo));
+    let e = e.expect("a FIFO is no table");
+    assert!(matches!(e, TbError::NotRegular { kind: "a FIFO", .. }), "{e}");
+    assert!(e.is_bad_input());
+    assert!(e.to_string().contains("2v1.fantb is a FIFO"), "{e}");
+    // Generation reads the finished tables first: refused the same way, nothing written through.
+    let d = dir.path().to_path_buf();
+    let fifo = dir.path().join("2v1.fantb");
+    let e = within_deadline(
+        move || generate(&d, GenerateOptions { stones: 3, threads: 1 }, &|_| {}).err(),
+        || unblock_fifo(&fifo),
+    );
+    assert!(matches!(e, Some(TbError::NotRegular { .. })), "{e:?}");
+    // A FIFO at a table's temporary name is not written into either.
+    let dir = fresh(2);
+    let part = dir.path().join("2v1.fantb.part");
+    mkfifo(&part);
+    let d = dir.path().to_path_buf();
+    let e = within_deadline(
+        move || generate(&d, GenerateOptions { stones: 3, threads: 1 }, &|_| {}).err(),
+        || {
+            let p = part.clone();
+            std::thread::spawn(move || {
+                let _ = fs::File::open(p);
+            });
+        },
+    );
+    assert!(matches!(e, Some(TbError::NotAFile { .. })), "{e:?}");
+}
+
+#[test]
+fn a_directory_at_a_table_name_is_bad_input() {
+    let dir = fresh(3);
+    let file = dir.path().join("1v2.fantb");
+    fs::remove_file(&file).expect("remove");
+    fs::create_dir(&file).expect("mkdir");
+    let e = open_err(dir.path());
+    assert!(matches!(e, TbError::NotRegular { kind: "a directory", .. }), "{e}");
+    assert!(e.is_bad_input(), "{e}");
+    let e = generate(dir.path(), GenerateOptions { stones: 3, threads: 1 }, &|_| {}).err();
+    assert!(e.as_ref().is_some_and(TbError::is_bad_input), "{e:?}");
+    assert!(file.is_dir());
+}
+
+#[test]
+fn an_out_that_is_not_a_directory_is_refused_and_kept() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("tables");
+    fs::write(&file, b"mine").expect("write");
+    let e = generate(&file, GenerateOptions { stones: 2, threads: 1 }, &|_| {}).err();
+    assert!(matches!(e, Some(TbError::NotADirectory { .. })), "{e:?}");
+    assert!(e.is_some_and(|e| e.is_bad_input()));
+    assert_eq!(fs::read(&file).expect("read"), b"mine");
+    // A symlink to a directory is the directory.
+    #[cfg(unix)]
+    {
+        let real = dir.path().join("real");
+        fs::create_dir(&real).expect("mkdir");
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(&real, &link).expect("symlink");
+        generate(&link, GenerateOptions { stones: 2, threads: 1 }, &|_| {}).expect("generate");
+        assert!(real.join("1v1.fantb").is_file());
+    }
+}
+
+#[test]
+fn more_threads_than_the_system_allows_are_refused_before_anything_is_written() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("out");
+    let (limit, _) = fanorona_tb::thread_limit();
+    assert!(limit <= fanorona_tb::MAX_THREADS);
+    let e = generate(&out, GenerateOptions { stones: 2, threads: limit + 1 }, &|_| {}).err();
+    assert!(matches!(e, Some(TbError::TooManyThreads { .. })), "{e:?}");
+    let e = e.expect("refused");
+    assert!(e.is_bad_input());
+    assert!(e.to_string().contains(&format!("more than the {limit}")), "{e}");
+    assert!(!out.exists());
+}
