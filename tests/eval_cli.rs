@@ -459,3 +459,129 @@ fn opening_files_name_bad_lines_and_report_repeats() {
         assert!(!out.exists());
     }
 }
+
+#[test]
+fn an_endless_openings_file_is_refused_by_its_bounds() {
+    if !std::path::Path::new("/dev/zero").exists() {
+        return;
+    }
+    let mut child = Command::new(BIN)
+        .args(["eval", "-e", "random", "-e", "random", "-n", "2", "--openings", "/dev/zero"])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("eval --openings /dev/zero did not end within a minute");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let o = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("openings /dev/zero: line 1: longer than the 65536 bytes"), "{err}");
+}
+
+/// Writes an executable shell-script engine into `dir`: `prelude` runs first, then it answers
+/// the handshake and runs `on_go` on `go`.
+#[cfg(unix)]
+fn script_engine(dir: &std::path::Path, name: &str, prelude: &str, on_go: &str) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join(name);
+    let text = format!(
+        "#!/bin/sh\n{prelude}\nwhile read -r line; do\n  case \"$line\" in\n    fep) echo 'id name {name}'; echo fepok ;;\n    isready) echo readyok ;;\n    go*) {on_go} ;;\n    quit) exit 0 ;;\n  esac\ndone\n"
+    );
+    std::fs::write(&path, text).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+/// Runs `fanorona ARGS`, killed (and the test failed) past `secs` seconds.
+#[cfg(unix)]
+fn fanorona_within(args: &[&str], secs: u64) -> Output {
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+    let mut child =
+        Command::new(BIN).args(args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let t0 = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if t0.elapsed() > Duration::from_secs(secs) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("fanorona {} ran over {secs} s", args.first().unwrap_or(&""));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// Whether process `pid` is alive (a zombie counts as gone).
+#[cfg(target_os = "linux")]
+fn alive(pid: &str) -> bool {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    !stat.is_empty() && !stat.rsplit_once(')').is_some_and(|(_, rest)| rest.trim_start().starts_with('Z'))
+}
+
+/// An engine's children that leave its process group (`setsid`, and a double fork into a new
+/// session) do not outlive the match.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_engines_setsid_and_double_forked_children_do_not_outlive_the_match() {
+    let dir = tempfile::tempdir().unwrap();
+    let pids = dir.path().join("pids");
+    let on_go = format!(
+        "setsid sleep 300 & echo $! >> {p}; (setsid sh -c 'echo $$ >> {p}; exec sleep 300' &); wait",
+        p = pids.display()
+    );
+    let path = script_engine(dir.path(), "escaper", "", &on_go);
+    let ext = format!("cmd:{};timeout=300;name=escaper", path.display());
+    let o = fanorona_within(&["eval", "-e", &ext, "-e", "random", "-n", "2", "--json"], 120);
+    let v = json(&o);
+    assert_eq!(v["games"], 2, "{v}");
+    let pids = std::fs::read_to_string(&pids).unwrap();
+    let pids: Vec<&str> = pids.split_whitespace().collect();
+    assert!(pids.len() >= 2, "{pids:?}");
+    let mut left: Vec<&str> = pids.clone();
+    for _ in 0..100 {
+        left.retain(|p| alive(p));
+        if left.is_empty() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    for p in &left {
+        let _ = Command::new("kill").args(["-KILL", p]).status();
+    }
+    assert!(left.is_empty(), "the engine's children {left:?} survived the match");
+}
+
+/// An engine that stops reading its input while the tool still has lines for it (here a
+/// 70 KB option, more than a pipe holds) is an engine failure after the write timeout, not a
+/// match blocked forever in write(2).
+#[cfg(unix)]
+#[test]
+fn an_engine_that_stops_reading_its_input_fails_instead_of_blocking() {
+    let dir = tempfile::tempdir().unwrap();
+    // Its first start (the check before the match) reads everything; later ones answer the
+    // handshake without reading and then sleep, their input pipe filling up.
+    let marker = dir.path().join("started");
+    let prelude = format!(
+        "if [ -e {m} ]; then echo 'id name deaf'; echo fepok; echo readyok; exec sleep 300; fi; touch {m}",
+        m = marker.display()
+    );
+    let path = script_engine(dir.path(), "deaf", &prelude, "echo 'bestmove none'");
+    let big = "x".repeat(70_000);
+    let ext = format!("cmd:{};timeout=300;name=deaf;option.Big={big}", path.display());
+    let o = fanorona_within(&["eval", "-e", &ext, "-e", "random", "-n", "2", "--json"], 120);
+    let v = json(&o);
+    assert_eq!(v["games"], 2, "{v}");
+    assert_eq!(v["wdl"]["losses"], 2, "{v}");
+    let text = v["faults"].to_string();
+    assert!(text.contains("stopped reading its input"), "{text}");
+    assert!(text.contains("engine failure") || text.contains("EngineFailure"), "{text}");
+}

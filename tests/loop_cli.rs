@@ -67,16 +67,15 @@ fn killed_loop_resumes_where_it_stopped() {
         Command::new(BIN).args(["loop", "--config"]).arg(&config).arg("--out").arg(&out).output().unwrap();
     assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
 
-    let o = Command::new(BIN)
-        .args(["loop", "--resume", "--json", "--config"])
-        .arg(&config)
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .unwrap();
+    // Resumed without --config or --generations: the run's own 2 generations, not the
+    // default 3.
+    let saved_config = std::fs::read(out.join("loop.toml")).unwrap();
+    let o = Command::new(BIN).args(["loop", "--resume", "--json", "--out"]).arg(&out).output().unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let summary: serde_json::Value = serde_json::from_slice(&o.stdout).expect("summary JSON");
     assert_eq!(summary["generations"].as_array().map(Vec::len), Some(2));
+    assert!(!out.join("gen-003").exists(), "the run was extended to the default count");
+    assert_eq!(std::fs::read(out.join("loop.toml")).unwrap(), saved_config);
     // Finished stages were not redone.
     assert_eq!(std::fs::read_to_string(&marker).unwrap(), selfplay_before);
     assert_eq!(std::fs::read(out.join("gen-001/games.bin")).unwrap(), games_before);
@@ -184,4 +183,133 @@ fn print_config_shows_every_default_and_reads_back() {
         .expect("run");
     assert!(again.status.success(), "{again:?}");
     assert_eq!(String::from_utf8_lossy(&again.stdout), text);
+}
+
+/// Runs `fanorona loop ARGS`, killed (and the test failed) if it takes over `secs` seconds.
+fn loop_within(args: &[&std::ffi::OsStr], secs: u64) -> std::process::Output {
+    let mut child = Command::new(BIN)
+        .arg("loop")
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run fanorona loop");
+    let t0 = Instant::now();
+    while child.try_wait().expect("wait").is_none() {
+        if t0.elapsed() > Duration::from_secs(secs) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("fanorona loop {args:?} ran over {secs} s");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().expect("output")
+}
+
+fn os(s: &str) -> &std::ffi::OsStr {
+    std::ffi::OsStr::new(s)
+}
+
+/// A finished run resumed without --generations is left as it is (not extended to the default
+/// count); a resume keeps the run's own generation count; only an explicit --generations
+/// raises it, and a --config that would change the run is refused.
+#[test]
+fn resume_keeps_the_runs_own_generations() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("one.toml");
+    std::fs::write(&config, TINY.replace("generations = 2", "generations = 1")).unwrap();
+    let out = dir.path().join("run");
+    let o =
+        loop_within(&[os("--json"), os("--config"), config.as_os_str(), os("--out"), out.as_os_str()], 300);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let files = ["loop.toml", "summary.json", "report.md", "loop.done.json"];
+    let before: Vec<_> = files.iter().map(|f| std::fs::read(out.join(f)).unwrap()).collect();
+    let mtimes: Vec<_> =
+        files.iter().map(|f| std::fs::metadata(out.join(f)).unwrap().modified().unwrap()).collect();
+
+    // Resumed without --generations (and without --config): nothing to do, said so.
+    let o = loop_within(&[os("--resume"), os("--out"), out.as_os_str()], 60);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("finished"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(!out.join("gen-002").exists(), "the run was extended");
+    for (i, f) in files.iter().enumerate() {
+        assert_eq!(std::fs::read(out.join(f)).unwrap(), before[i], "{f} changed");
+        assert_eq!(std::fs::metadata(out.join(f)).unwrap().modified().unwrap(), mtimes[i], "{f} rewritten");
+    }
+    // The same with its own --config and --json: the summary, unchanged.
+    let o = loop_within(
+        &[os("--resume"), os("--json"), os("--config"), config.as_os_str(), os("--out"), out.as_os_str()],
+        60,
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let summary: serde_json::Value = serde_json::from_slice(&o.stdout).expect("summary JSON");
+    assert_eq!(summary["generations"].as_array().map(Vec::len), Some(1));
+    assert!(!out.join("gen-002").exists());
+
+    // A --config that changes the run is refused (bad input), naming what differs.
+    let other = dir.path().join("other.toml");
+    std::fs::write(
+        &other,
+        TINY.replace("generations = 2", "generations = 1").replace("games = 4\n", "games = 6\n"),
+    )
+    .unwrap();
+    let o =
+        loop_within(&[os("--resume"), os("--config"), other.as_os_str(), os("--out"), out.as_os_str()], 60);
+    assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("[gate]"), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(std::fs::read(out.join("loop.toml")).unwrap(), before[0]);
+}
+
+/// Values that the match code refuses are refused at the start (exit 2, naming the key), in a
+/// new run and on --resume of a run whose saved configuration holds them.
+#[test]
+fn values_a_later_stage_refuses_are_refused_at_the_start() {
+    let dir = tempfile::tempdir().unwrap();
+    for (section, key, value) in [
+        ("[gate]\ngames = 4\n", "gate.games", "[gate]\ngames = 1000000001\n"),
+        ("[final_match]\ngames = 4\n", "final_match.games", "[final_match]\ngames = 2000000000\n"),
+        ("[gate]\ngames = 4\n", "gate.opening_plies", "[gate]\nopening_plies = 0\ngames = 4\n"),
+    ] {
+        let config = dir.path().join("bad.toml");
+        assert!(TINY.contains(section));
+        std::fs::write(&config, TINY.replace(section, value)).unwrap();
+        let out = dir.path().join("run-bad");
+        let o = loop_within(&[os("--config"), config.as_os_str(), os("--out"), out.as_os_str()], 30);
+        assert_eq!(o.status.code(), Some(2), "{key}: {}", String::from_utf8_lossy(&o.stderr));
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains(key),
+            "{key}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(!out.exists(), "{key}: a run directory was made");
+        // A run directory saved with it (by an older version) is refused the same way.
+        std::fs::create_dir_all(&out).unwrap();
+        std::fs::copy(&config, out.join("loop.toml")).unwrap();
+        let o = loop_within(&[os("--resume"), os("--out"), out.as_os_str()], 30);
+        assert_eq!(o.status.code(), Some(2), "{key}: {}", String::from_utf8_lossy(&o.stderr));
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains(key),
+            "{key}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        std::fs::remove_dir_all(&out).unwrap();
+    }
+}
+
+/// An endless --config (`/dev/zero`) is refused after a bounded read, not read until memory
+/// runs out.
+#[cfg(unix)]
+#[test]
+fn an_endless_config_file_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let o = loop_within(&[os("--config"), os("/dev/zero"), os("--out"), out.as_os_str()], 30);
+    assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("/dev/zero") && err.contains("1 MiB"), "{err}");
+    assert!(!out.exists());
 }

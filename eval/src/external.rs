@@ -5,7 +5,8 @@
 
 use std::io::{BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::time::{Duration, Instant};
 
 use fanorona_core::Termination;
@@ -16,6 +17,11 @@ use crate::spec::ExternalSpec;
 
 /// How long the handshake (`fep` .. `fepok`, `isready` .. `readyok`) may take.
 pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How long one line sent to an engine may take to be written. A write waits only when the
+/// pipe to the engine is full (64 KiB on Linux): an engine that stops reading its input is
+/// declared failed after this, instead of blocking the match forever.
+pub const WRITE_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// The longest line an engine may print, in bytes.
 pub const MAX_ENGINE_LINE: usize = 1 << 20;
@@ -66,7 +72,10 @@ pub struct BestMove {
 #[derive(Debug)]
 pub struct ExternalEngine {
     child: Child,
-    stdin: ChildStdin,
+    /// The environment variable that marks the engine and every process it starts (see
+    /// [`spawn`]), so that descendants that left its process group are found and killed.
+    tag: String,
+    stdin: StdinWriter,
     lines: Receiver<Output>,
     /// The `id name` it gave.
     pub id_name: Option<String>,
@@ -89,9 +98,9 @@ impl ExternalEngine {
     /// # Errors
     /// As [`ExternalEngine::start`].
     pub fn start_logged(spec: &ExternalSpec, log: Option<LogHandle>) -> Result<ExternalEngine, Fault> {
-        let mut child = spawn(spec, log.is_some())?;
+        let (mut child, tag) = spawn(spec, log.is_some())?;
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-            kill_group(&mut child);
+            kill_group(&mut child, &tag);
             return Err(Fault::failure("no pipes to the engine"));
         };
         let started = match (child.stderr.take(), log.clone()) {
@@ -100,11 +109,14 @@ impl ExternalEngine {
         };
         let (tx, lines) = sync_channel(QUEUED_LINES);
         let started = started.and_then(|()| read_stdout(stdout, tx, log.clone()));
-        if let Err(e) = started {
-            kill_group(&mut child);
-            return Err(Fault::failure(format!("cannot start a thread to read the engine: {e}")));
-        }
-        let mut e = ExternalEngine { child, stdin, lines, id_name: None, log };
+        let stdin = match started.and_then(|()| StdinWriter::start(stdin)) {
+            Ok(w) => w,
+            Err(e) => {
+                kill_group(&mut child, &tag);
+                return Err(Fault::failure(format!("cannot start a thread to talk to the engine: {e}")));
+            }
+        };
+        let mut e = ExternalEngine { child, tag, stdin, lines, id_name: None, log };
         e.handshake()?;
         for (name, value) in &spec.options {
             e.send(&format!("setoption name {name} value {value}"))?;
@@ -133,14 +145,13 @@ impl ExternalEngine {
         }
     }
 
-    /// Sends one line.
+    /// Sends one line; an engine that does not take it within [`WRITE_TIMEOUT`] (it stopped
+    /// reading its input and the pipe is full) is an [`Termination::EngineFailure`].
     pub fn send(&mut self, line: &str) -> Result<(), Fault> {
         if let Some(log) = &self.log {
             log.line(Direction::ToEngine, line);
         }
-        writeln!(self.stdin, "{line}")
-            .and_then(|()| self.stdin.flush())
-            .map_err(|e| Fault::failure(format!("engine closed its input ({e}) on {line:?}")))
+        self.stdin.send(line, WRITE_TIMEOUT)
     }
 
     /// `isready` and wait for `readyok`.
@@ -231,7 +242,62 @@ impl ExternalEngine {
 
 impl Drop for ExternalEngine {
     fn drop(&mut self) {
-        kill_group(&mut self.child);
+        kill_group(&mut self.child, &self.tag);
+    }
+}
+
+/// The engine's standard input, written by a thread of its own so that every write has a
+/// deadline: a blocked `write(2)` holds up that thread only, until the engine is killed (its
+/// pipe then breaks and the thread ends).
+#[derive(Debug)]
+struct StdinWriter {
+    lines: SyncSender<Vec<u8>>,
+    written: Receiver<std::io::Result<()>>,
+    /// Why the input is unusable, once a write failed or timed out: later sends fail at once.
+    broken: Option<String>,
+}
+
+impl StdinWriter {
+    fn start(mut stdin: ChildStdin) -> std::io::Result<StdinWriter> {
+        let (lines, rx) = sync_channel::<Vec<u8>>(1);
+        let (tx, written) = sync_channel(1);
+        std::thread::Builder::new().name("engine-input".into()).spawn(move || {
+            for bytes in rx {
+                let r = stdin.write_all(&bytes).and_then(|()| stdin.flush());
+                let failed = r.is_err();
+                if tx.send(r).is_err() || failed {
+                    return;
+                }
+            }
+        })?;
+        Ok(StdinWriter { lines, written, broken: None })
+    }
+
+    fn send(&mut self, line: &str, timeout: Duration) -> Result<(), Fault> {
+        if let Some(why) = &self.broken {
+            return Err(Fault::failure(format!("{why}; cannot send {:?}", truncate(line))));
+        }
+        let mut bytes = Vec::with_capacity(line.len() + 1);
+        bytes.extend_from_slice(line.as_bytes());
+        bytes.push(b'\n');
+        let gone = || format!("engine closed its input on {:?}", truncate(line));
+        let result = match self.lines.try_send(bytes) {
+            Err(_) => Err(gone()),
+            Ok(()) => match self.written.recv_timeout(timeout) {
+                Ok(Ok(())) => Ok(()),
+                Ok(Err(e)) => Err(format!("engine closed its input ({e}) on {:?}", truncate(line))),
+                Err(RecvTimeoutError::Disconnected) => Err(gone()),
+                Err(RecvTimeoutError::Timeout) => Err(format!(
+                    "engine stopped reading its input: {:?} not taken within {} s",
+                    truncate(line),
+                    timeout.as_secs_f64()
+                )),
+            },
+        };
+        result.map_err(|why| {
+            self.broken = Some(why.clone());
+            Fault::failure(why)
+        })
     }
 }
 
@@ -245,12 +311,18 @@ const BUSY_RETRIES: u32 = 20;
 /// (`ETXTBSY`); this happens to a script written just before, when another thread forks at the
 /// same moment and its child inherits the write descriptor for an instant. Such a start is tried
 /// again after a short sleep, as cargo does for build scripts.
-fn spawn(spec: &ExternalSpec, pipe_stderr: bool) -> Result<Child, Fault> {
+///
+/// The process gets an environment variable of its own ([`engine_tag`]), which its children
+/// inherit: a child that leaves the process group (`setsid`, a double fork) still carries it,
+/// and [`kill_group`] finds it by it.
+fn spawn(spec: &ExternalSpec, pipe_stderr: bool) -> Result<(Child, String), Fault> {
+    let tag = engine_tag();
     let mut tries = 0;
     loop {
         let mut command = Command::new(&spec.program);
         let stderr = if pipe_stderr { Stdio::piped() } else { Stdio::null() };
         command.args(&spec.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(stderr);
+        command.env(&tag, "1");
         #[cfg(unix)]
         std::os::unix::process::CommandExt::process_group(&mut command, 0);
         match command.spawn() {
@@ -259,9 +331,17 @@ fn spawn(spec: &ExternalSpec, pipe_stderr: bool) -> Result<Child, Fault> {
                 std::thread::sleep(Duration::from_millis(10 * u64::from(tries)));
             }
             Err(e) => return Err(Fault::failure(format!("cannot start {}: {e}", spec.program.display()))),
-            Ok(child) => return Ok(child),
+            Ok(child) => return Ok((child, tag)),
         }
     }
+}
+
+/// A new environment variable name that marks one engine process and its descendants:
+/// `FANORONA_ENGINE_<pid>_<n>` (a name per engine, so that the engines an engine starts itself
+/// carry the marks of both).
+fn engine_tag() -> String {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    format!("FANORONA_ENGINE_{}_{}", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed))
 }
 
 /// A thread that reads the engine's standard error to the end into the log, each line bounded:
@@ -322,21 +402,79 @@ fn read_stdout(
 }
 
 /// Kills the engine and everything in its process group (the children of a shell script),
-/// then reaps it.
-fn kill_group(child: &mut Child) {
+/// and on Linux every process that carries its `tag` (children that left the group with
+/// `setsid` or a double fork), then reaps it.
+fn kill_group(child: &mut Child, tag: &str) {
     #[cfg(unix)]
     {
         // The group's id is the engine's process id (`process_group(0)`); it stays valid while
         // any member lives. `kill` is the POSIX utility: no unsafe code needed.
-        let _ = Command::new("kill")
-            .args(["-KILL", "--", &format!("-{}", child.id())])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status();
+        kill_pids(&[format!("-{}", child.id())]);
     }
     let _ = child.kill();
     let _ = child.wait();
+    #[cfg(target_os = "linux")]
+    {
+        // A process may fork while it is being killed: look again until none is left.
+        for _ in 0..8 {
+            let pids = tagged_processes(tag);
+            if pids.is_empty() {
+                break;
+            }
+            kill_pids(&pids);
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = tag;
+}
+
+/// `kill -KILL -- PIDS` (a negative one is a process group).
+#[cfg(unix)]
+fn kill_pids(pids: &[String]) {
+    let _ = Command::new("kill")
+        .args(["-KILL", "--"])
+        .args(pids)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
+}
+
+/// Bytes of a process's environment read at most when looking for a tag.
+#[cfg(target_os = "linux")]
+const MAX_ENVIRON: u64 = 1 << 20;
+
+/// The live processes (zombies aside) whose environment holds `tag=`, from `/proc`.
+#[cfg(target_os = "linux")]
+fn tagged_processes(tag: &str) -> Vec<String> {
+    use std::io::Read;
+    let Ok(dir) = std::fs::read_dir("/proc") else { return Vec::new() };
+    let needle = format!("{tag}=");
+    let own = std::process::id().to_string();
+    let mut found = Vec::new();
+    for entry in dir.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name == own || name.is_empty() || !name.bytes().all(|b| b.is_ascii_digit()) {
+            continue;
+        }
+        let mut environ = Vec::new();
+        let read = std::fs::File::open(entry.path().join("environ"))
+            .and_then(|f| f.take(MAX_ENVIRON).read_to_end(&mut environ));
+        if read.is_err() {
+            continue;
+        }
+        let tagged = environ.split(|&b| b == 0).any(|var| var.starts_with(needle.as_bytes()));
+        if !tagged {
+            continue;
+        }
+        // A zombie has no environment left to read; still, skip one explicitly.
+        let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+        let zombie = stat.rsplit_once(')').is_some_and(|(_, rest)| rest.trim_start().starts_with('Z'));
+        if !zombie {
+            found.push(name);
+        }
+    }
+    found
 }
 
 fn truncate(s: &str) -> String {

@@ -231,15 +231,32 @@ impl LoopConfig {
     /// # Errors
     /// [`LoopError::Config`] naming the file and the problem.
     pub fn from_file(path: &Path) -> Result<LoopConfig, LoopError> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|source| LoopError::ConfigFile { path: path.to_path_buf(), source })?;
-        Self::from_toml(&text).map_err(|e| match e {
+        Ok(Self::from_file_explicit(path)?.0)
+    }
+
+    /// [`LoopConfig::from_file`], and the `generations` the file sets itself (`None`: it
+    /// leaves them to the default), so that a resumed run tells an explicit count from the
+    /// default one.
+    ///
+    /// # Errors
+    /// As [`LoopConfig::from_file`]; a file over [`MAX_CONFIG_BYTES`] (or endless, like
+    /// `/dev/zero`) is refused unread.
+    pub fn from_file_explicit(path: &Path) -> Result<(LoopConfig, Option<u32>), LoopError> {
+        let text = read_bounded(path)?;
+        let config = Self::from_toml(&text).map_err(|e| match e {
             LoopError::Config(m) => LoopError::Config(format!("{}: {m}", path.display())),
             LoopError::Toml { path: None, source } => {
                 LoopError::Toml { path: Some(path.to_path_buf()), source }
             }
             other => other,
-        })
+        })?;
+        // The file parsed, so it is a table; `generations` in it is what the file asked for.
+        let explicit = text
+            .parse::<toml::Table>()
+            .ok()
+            .and_then(|t| t.get("generations").and_then(toml::Value::as_integer))
+            .map(|_| config.generations);
+        Ok((config, explicit))
     }
 
     /// Parses TOML text; missing fields keep their defaults.
@@ -301,6 +318,26 @@ impl LoopConfig {
         })
     }
 
+    /// The top-level keys (and sections) in which `other` differs from `self`, besides
+    /// `generations`.
+    pub fn differences(&self, other: &LoopConfig) -> Vec<&'static str> {
+        let mut d = Vec::new();
+        let mut differ = |name, same: bool| {
+            if !same {
+                d.push(name);
+            }
+        };
+        differ("seed", self.seed == other.seed);
+        differ("threads", self.threads == other.threads);
+        differ("baseline_eval", self.baseline_eval == other.baseline_eval);
+        differ("[selfplay]", self.selfplay == other.selfplay);
+        differ("[train]", self.train == other.train);
+        differ("[gate]", self.gate == other.gate);
+        differ("[final_match]", self.final_match == other.final_match);
+        differ("[rules]", self.rules == other.rules);
+        d
+    }
+
     /// The configuration as TOML (saved in the run directory).
     ///
     /// # Errors
@@ -338,9 +375,67 @@ impl LoopConfig {
             return bad("gate.min_score must be between 0 and 1");
         }
         self.gate.sprt()?;
-        self.engines()?;
+        let engines = self.engines()?;
+        self.check_stages(&engines)
+    }
+
+    /// Hands every stage's values to the checks of the code that will run them, so that a
+    /// value refused there is refused now, naming its key, rather than hours into the run.
+    fn check_stages(&self, engines: &Engines) -> Result<(), LoopError> {
+        let rules = self.rules.draw_rules();
+        // Self-play: the first generation and the later ones (they may differ in games).
+        let spec = engines.selfplay.with_eval(&engines.baseline);
+        for g in [1, 2] {
+            let sp = crate::stage::selfplay_config(&self.selfplay, g, &spec, self.seed, self.threads, rules);
+            sp.check().map_err(|e| LoopError::Config(format!("selfplay: {e}")))?;
+            if u64::from(self.selfplay.shards).checked_mul(sp.games).is_none() {
+                return Err(LoopError::Config("selfplay.games times selfplay.shards overflows".into()));
+            }
+        }
+        spec.build(0).map_err(|e| LoopError::Config(format!("selfplay.search: {e}")))?;
+        // The matches: the match code's own bounds on the games and its openings parser.
+        let matches = [
+            ("gate", self.gate.games, self.gate.opening_plies, &engines.gate),
+            ("final_match", self.final_match.games, self.final_match.opening_plies, &engines.final_match),
+        ];
+        for (name, games, plies, search) in matches {
+            if name == "final_match" && games == 0 {
+                continue;
+            }
+            if games > fanorona_eval::MAX_GAMES {
+                return Err(LoopError::Config(format!(
+                    "{name}.games = {games}: a match has at most {} games",
+                    fanorona_eval::MAX_GAMES
+                )));
+            }
+            let openings = crate::stage::match_openings(plies).to_string();
+            openings
+                .parse::<fanorona_eval::OpeningSource>()
+                .map_err(|e| LoopError::Config(format!("{name}.opening_plies = {plies}: {e}")))?;
+            search
+                .with_eval(&engines.baseline)
+                .build(0)
+                .map_err(|e| LoopError::Config(format!("{name}.search: {e}")))?;
+        }
         Ok(())
     }
+}
+
+/// The largest loop configuration file read (a configuration is a few hundred bytes).
+pub const MAX_CONFIG_BYTES: u64 = 1 << 20;
+
+/// Reads a configuration file of at most [`MAX_CONFIG_BYTES`].
+fn read_bounded(path: &Path) -> Result<String, LoopError> {
+    use std::io::Read;
+    let io = |source| LoopError::ConfigFile { path: path.to_path_buf(), source };
+    let file = std::fs::File::open(path).map_err(io)?;
+    let mut bytes = Vec::new();
+    file.take(MAX_CONFIG_BYTES + 1).read_to_end(&mut bytes).map_err(io)?;
+    if bytes.len() as u64 > MAX_CONFIG_BYTES {
+        return Err(LoopError::ConfigTooLarge { path: path.to_path_buf(), limit: MAX_CONFIG_BYTES });
+    }
+    String::from_utf8(bytes)
+        .map_err(|e| io(std::io::Error::new(std::io::ErrorKind::InvalidData, e.utf8_error())))
 }
 
 #[cfg(test)]
@@ -390,6 +485,25 @@ mod tests {
     }
 
     #[test]
+    fn the_match_limits_are_the_match_codes() {
+        let ok = format!("[gate]\ngames = {}\n[final_match]\ngames = 0", fanorona_eval::MAX_GAMES);
+        LoopConfig::from_toml(&ok).unwrap();
+    }
+
+    #[test]
+    fn a_huge_or_endless_file_is_refused_unread() {
+        let e = LoopConfig::from_file(Path::new("/dev/zero")).unwrap_err();
+        assert!(matches!(e, LoopError::ConfigTooLarge { .. }) && e.is_bad_input(), "{e}");
+        assert!(e.to_string().contains("/dev/zero") && e.to_string().contains("1 MiB"), "{e}");
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("loop.toml");
+        std::fs::write(&p, "generations = 2\n").unwrap();
+        assert_eq!(LoopConfig::from_file_explicit(&p).unwrap().1, Some(2));
+        std::fs::write(&p, "seed = 2\n").unwrap();
+        assert_eq!(LoopConfig::from_file_explicit(&p).unwrap().1, None);
+    }
+
+    #[test]
     fn bad_values_are_named() {
         for (text, needle) in [
             ("generations = 0", "generations"),
@@ -399,6 +513,12 @@ mod tests {
             ("[gate]\nsearch = \"depth=x\"", "gate.search"),
             ("[gate]\nsprt = \"elo0=0,elo1=x\"", "gate.sprt"),
             ("[selfplay]\nmax_plies = 100\n[rules]\nmax_plies = 200", "disagree"),
+            // What the later stages refuse is refused at the start, naming the key.
+            ("[gate]\ngames = 1000000001", "gate.games"),
+            ("[final_match]\ngames = 1000000001", "final_match.games"),
+            ("[gate]\nopening_plies = 0", "gate.opening_plies"),
+            ("[final_match]\nopening_plies = 41", "final_match.opening_plies"),
+            ("[selfplay]\ngames = 9223372036854775807\nshards = 4", "selfplay"),
         ] {
             let e = LoopConfig::from_toml(text).unwrap_err().to_string();
             assert!(e.contains(needle), "{text}: {e}");

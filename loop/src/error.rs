@@ -13,6 +13,7 @@ impl LoopError {
             self,
             LoopError::Config(_)
                 | LoopError::ConfigFile { .. }
+                | LoopError::ConfigTooLarge { .. }
                 | LoopError::Toml { .. }
                 | LoopError::RunDir { .. }
                 | LoopError::State { .. }
@@ -39,6 +40,14 @@ pub enum LoopError {
         path: PathBuf,
         /// The I/O error.
         source: std::io::Error,
+    },
+    /// A configuration file over the size bound (or an endless one, like `/dev/zero`).
+    #[error("loop configuration {path}: larger than {} MiB, not a loop configuration", limit >> 20)]
+    ConfigTooLarge {
+        /// The file.
+        path: PathBuf,
+        /// The bound, in bytes.
+        limit: u64,
     },
     /// A configuration is not valid TOML or has unknown or mistyped fields.
     #[error("loop configuration{}: {source}", path.as_ref().map(|p| format!(" {}", p.display())).unwrap_or_default())]

@@ -18,9 +18,10 @@ mod specs;
 mod stage;
 pub mod stages;
 
+pub use config::MAX_CONFIG_BYTES;
 pub use config::{FinalStage, GateStage, LoopConfig, RulesSection, SelfplayStage, TrainStage};
 pub use error::LoopError;
 pub use records::{Best, Event, RunRecord};
 pub use report::{GenerationSummary, Summary};
-pub use run::run;
+pub use run::{finished, run};
 pub use stage::Stage;

@@ -4,13 +4,17 @@
 
 use std::path::Path;
 
-use crate::files::{Layout, create_dir, write_atomic};
+use serde::{Deserialize, Serialize};
+
+use crate::files::{Layout, MARKER_VERSION, create_dir, read_marker, write_atomic, write_json};
 use crate::records::{Best, Event, RunRecord};
 use crate::specs::net_eval;
 use crate::stage::{self, Context};
 use crate::{LoopConfig, LoopError, report};
 
-/// Runs (or, with `resume`, continues) the loop in `out`.
+/// Runs (or, with `resume`, continues) the loop in `out`. A resumed run goes on with its
+/// saved configuration: `config` must agree with it except in `generations`, which may raise
+/// the run's count (pass the saved count to continue the run as it was).
 ///
 /// # Errors
 /// A bad configuration, a run directory that exists without `resume` (or holds another run),
@@ -31,15 +35,16 @@ pub fn run(
                 what: "it already holds a run: continue it with --resume, or choose another --out".into(),
             });
         }
-        let mut c = LoopConfig::from_file(&saved)?;
-        // A resumed run keeps its saved configuration; only more generations may be asked for.
-        c.generations = c.generations.max(config.generations);
-        c
+        resumed_config(&LoopConfig::from_file(&saved)?, config, out)?
     } else {
         create_dir(out)?;
         config.clone()
     };
-    write_atomic(&saved, config.to_toml()?.as_bytes())?;
+    let toml = config.to_toml()?;
+    // Written only when it changes: a resume with the same settings leaves the run as it is.
+    if std::fs::read_to_string(&saved).ok().as_deref() != Some(toml.as_str()) {
+        write_atomic(&saved, toml.as_bytes())?;
+    }
 
     let engines = config.engines()?;
     let ctx = Context {
@@ -68,5 +73,54 @@ pub fn run(
     };
     let record = RunRecord { config, engines, root: out.to_path_buf(), generations, best, final_match };
     report::write_all(&record)?;
+    let done = Finished { version: MARKER_VERSION, generations: record.config.generations };
+    write_json(&layout.root.join(FINISHED), &done)?;
     Ok(record)
+}
+
+/// The marker of a finished run (its reports written): `loop.done.json`.
+const FINISHED: &str = "loop.done.json";
+
+/// What `loop.done.json` holds.
+#[derive(Debug, Serialize, Deserialize)]
+struct Finished {
+    version: u32,
+    /// The generations the finished run had.
+    generations: u32,
+}
+
+/// The generations of the finished run in `out` (every stage done and the reports written),
+/// `None` when it is not finished (or `out` holds no run).
+///
+/// # Errors
+/// An unreadable marker.
+pub fn finished(out: &Path) -> Result<Option<u32>, LoopError> {
+    if !out.join("loop.toml").is_file() {
+        return Ok(None);
+    }
+    Ok(read_marker::<Finished>(&out.join(FINISHED))?.map(|f| f.generations))
+}
+
+/// The configuration a resumed run goes on with: its saved one, with the generations of
+/// `asked` (which may only raise them). Any other setting of `asked` that differs from the
+/// saved one is refused, naming it: a run keeps its settings.
+fn resumed_config(saved: &LoopConfig, asked: &LoopConfig, out: &Path) -> Result<LoopConfig, LoopError> {
+    let refuse = |what: String| LoopError::RunDir { path: out.to_path_buf(), what };
+    let differ = saved.differences(asked);
+    if !differ.is_empty() {
+        return Err(refuse(format!(
+            "the configuration differs from the run's own loop.toml in {}: a resumed run keeps its settings \
+             (only the generations may be raised)",
+            differ.join(", ")
+        )));
+    }
+    if asked.generations < saved.generations {
+        return Err(refuse(format!(
+            "the run has {} generations; a resume may raise that count, not lower it to {}",
+            saved.generations, asked.generations
+        )));
+    }
+    let mut c = saved.clone();
+    c.generations = asked.generations;
+    Ok(c)
 }

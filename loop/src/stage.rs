@@ -20,6 +20,8 @@ use crate::specs::Engines;
 
 pub(crate) use final_match::run as final_match;
 pub(crate) use gate::run as gate;
+pub(crate) use matches::openings as match_openings;
+pub(crate) use selfplay::config as selfplay_config;
 pub(crate) use selfplay::run as selfplay;
 pub(crate) use train::run as train;
 

@@ -4,7 +4,7 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
 use anyhow::Context;
-use fanorona_loop::{Event, LoopConfig, run};
+use fanorona_loop::{Event, LoopConfig, finished, run};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::exit::bad_input;
@@ -24,10 +24,12 @@ pub struct Args {
     /// Run directory.
     #[arg(long, default_value = "runs/default")]
     out: PathBuf,
-    /// Number of generations (overrides the configuration).
+    /// Number of generations (overrides the configuration; with --resume, raises the run's
+    /// own count, which is kept otherwise).
     #[arg(long)]
     generations: Option<u32>,
-    /// Continue the run in `--out` where it stopped.
+    /// Continue the run in `--out` where it stopped, with its saved configuration (a finished
+    /// run is left as it is).
     #[arg(long)]
     resume: bool,
     /// Print the final summary as JSON.
@@ -40,16 +42,21 @@ pub struct Args {
 }
 
 pub fn run_cmd(args: &Args) -> anyhow::Result<()> {
-    let mut config = match &args.config {
-        Some(p) => LoopConfig::from_file(p).map_err(|e| bad_input("--config", e))?,
-        None => LoopConfig::default(),
-    };
-    if let Some(g) = args.generations {
-        config.generations = g;
-    }
-    config.check().map_err(|e| bad_input("configuration", e))?;
+    let config = resolve(args)?;
     if args.print_config {
         print!("{}", config.to_toml()?);
+        return Ok(());
+    }
+    if args.resume && finished(&args.out).context("loop")? == Some(config.generations) {
+        eprintln!(
+            "{}: the run is finished ({} generations); nothing to do (--generations N continues it)",
+            args.out.display(),
+            config.generations
+        );
+        if args.json {
+            let summary = std::fs::read_to_string(args.out.join("summary.json"))?;
+            writeln!(std::io::stdout().lock(), "{}", summary.trim())?;
+        }
         return Ok(());
     }
     let tty = std::io::stderr().is_terminal();
@@ -105,4 +112,46 @@ pub fn run_cmd(args: &Args) -> anyhow::Result<()> {
         writeln!(out, "run directory: {}", args.out.display())?;
     }
     Ok(())
+}
+
+/// The configuration to run with. A new run: `--config` (or the defaults) and
+/// `--generations`. A resumed run: the run's own `loop.toml`, with only what the command line
+/// gives explicitly on top (`--generations`, or `generations` set in `--config`); `--config`
+/// must otherwise agree with the saved settings.
+fn resolve(args: &Args) -> anyhow::Result<LoopConfig> {
+    let saved_path = args.out.join("loop.toml");
+    let file = match &args.config {
+        Some(p) => Some(LoopConfig::from_file_explicit(p).map_err(|e| bad_input("--config", e))?),
+        None => None,
+    };
+    let mut config = if args.resume && saved_path.exists() {
+        let saved = LoopConfig::from_file(&saved_path)
+            .map_err(|e| bad_input(format!("the run's configuration {}", saved_path.display()), e))?;
+        let mut config = saved.clone();
+        if let Some((file, explicit)) = &file {
+            let differ = saved.differences(file);
+            if !differ.is_empty() {
+                return Err(bad_input(
+                    "--config",
+                    format!(
+                        "it differs from the run's own {} in {}: a resumed run keeps its settings \
+                         (only the generations may be raised)",
+                        saved_path.display(),
+                        differ.join(", ")
+                    ),
+                ));
+            }
+            if let Some(g) = explicit {
+                config.generations = *g;
+            }
+        }
+        config
+    } else {
+        file.map(|(c, _)| c).unwrap_or_default()
+    };
+    if let Some(g) = args.generations {
+        config.generations = g;
+    }
+    config.check().map_err(|e| bad_input("configuration", e))?;
+    Ok(config)
 }

@@ -5,6 +5,7 @@
 //! kept in memory only up to [`VALIDATION_MEMORY`] bytes ([`ValidationSet`]), so that an epoch
 //! reads every file once.
 
+use std::collections::HashSet;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -59,7 +60,8 @@ pub fn expand_inputs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, TrainError> {
         let input = |error| TrainError::Input { path: p.clone(), error };
         let meta = std::fs::metadata(p).map_err(input)?;
         if meta.is_dir() {
-            walk(p, 0, &mut out)?;
+            let mut visited = HashSet::new();
+            walk(p, 0, &mut visited, &mut out)?;
         } else {
             out.push(p.clone());
         }
@@ -67,12 +69,28 @@ pub fn expand_inputs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, TrainError> {
     Ok(out)
 }
 
-/// Directory levels followed at most (a symlink loop ends here).
+/// Directory levels followed at most.
 const MAX_DEPTH: usize = 32;
 
-/// Adds the record files under `dir`, in path order.
-fn walk(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) -> Result<(), TrainError> {
+/// A directory's identity: (device, inode).
+type DirId = (u64, u64);
+
+/// Adds the record files under `dir`, in path order. Symbolic links are followed, but each
+/// directory is walked once (`visited`: a link back up the tree ends there), and only regular
+/// files are opened (a FIFO, socket or device is skipped unopened: opening a FIFO would block).
+fn walk(
+    dir: &Path,
+    depth: usize,
+    visited: &mut HashSet<DirId>,
+    out: &mut Vec<PathBuf>,
+) -> Result<(), TrainError> {
     let input = |error| TrainError::Input { path: dir.to_path_buf(), error };
+    let meta = std::fs::metadata(dir).map_err(input)?;
+    if let Some(id) = dir_id(&meta)
+        && !visited.insert(id)
+    {
+        return Ok(());
+    }
     let mut entries = Vec::new();
     for entry in std::fs::read_dir(dir).map_err(input)? {
         let entry = entry.map_err(input)?;
@@ -84,15 +102,30 @@ fn walk(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) -> Result<(), TrainErr
     }
     entries.sort();
     for path in entries {
-        if path.is_dir() {
+        // Through symbolic links; a dangling link is skipped.
+        let Ok(meta) = std::fs::metadata(&path) else { continue };
+        if meta.is_dir() {
             if depth < MAX_DEPTH {
-                walk(&path, depth + 1, out)?;
+                walk(&path, depth + 1, visited, out)?;
             }
-        } else if is_record_file(&path) {
+        } else if meta.is_file() && is_record_file(&path) {
             out.push(path);
         }
     }
     Ok(())
+}
+
+/// A directory's (device, inode); `None` where the platform has none (the depth bound
+/// then ends a loop).
+#[cfg(unix)]
+fn dir_id(meta: &std::fs::Metadata) -> Option<DirId> {
+    use std::os::unix::fs::MetadataExt;
+    Some((meta.dev(), meta.ino()))
+}
+
+#[cfg(not(unix))]
+fn dir_id(_: &std::fs::Metadata) -> Option<DirId> {
+    None
 }
 
 /// Whether `path` starts with the record format's magic bytes.
@@ -371,6 +404,35 @@ pub(crate) fn permutation(n: usize, rng: &mut Rng) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn the_walk_skips_fifos_unopened_and_ends_directory_loops() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("run");
+        std::fs::create_dir_all(root.join("sub")).unwrap();
+        let mut rec = fanorona_data::MAGIC.to_vec();
+        rec.extend_from_slice(b"rest");
+        std::fs::write(root.join("sub/games.bin"), &rec).unwrap();
+        std::fs::write(root.join("notes.txt"), b"hello").unwrap();
+        // A FIFO: opening it for reading would block until a writer comes.
+        let fifo = root.join("pipe.bin");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+        assert!(made.success());
+        // Two links to the directory itself: 2^32 paths if links were walked blindly.
+        std::os::unix::fs::symlink(".", root.join("a")).unwrap();
+        std::os::unix::fs::symlink(".", root.join("b")).unwrap();
+        std::os::unix::fs::symlink("sub", root.join("c")).unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let input = root.clone();
+        std::thread::spawn(move || {
+            let _ = tx.send(expand_inputs(&[input]).map_err(|e| e.to_string()));
+        });
+        let found =
+            rx.recv_timeout(std::time::Duration::from_secs(30)).expect("the walk blocked or looped").unwrap();
+        // Once, by the first path in order that reaches it (the link `c` sorts before `sub`).
+        assert_eq!(found, [root.join("c/games.bin")]);
+    }
 
     #[test]
     fn split_is_stable_and_near_the_fraction() {

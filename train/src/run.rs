@@ -195,8 +195,45 @@ pub fn resume(
     let state: RunState = read_state(&out_dir.join("state.json"), STATE_VERSION)?
         .ok_or_else(|| resume_err("no state.json: the run has no completed epoch; start it again".into()))?;
     let state = state.rebased(out_dir);
+    remove_stale_temporaries(out_dir)?;
     let files = state.files.clone();
     run(&config, &files, out_dir, Start::Resume(Box::new(state)), progress)
+}
+
+/// Removes what killed writes left in a run directory and its `checkpoints/`: the regular
+/// files named as this tool's temporaries are, `NAME.part` (fanorona-io's atomic writes) and
+/// `NAME.tmpPID` (network files). Nothing else is touched.
+fn remove_stale_temporaries(out_dir: &Path) -> Result<(), TrainError> {
+    for dir in [out_dir.to_path_buf(), out_dir.join("checkpoints")] {
+        let entries = match std::fs::read_dir(&dir) {
+            Ok(e) => e,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => return Err(TrainError::io(&dir, e)),
+        };
+        for entry in entries {
+            let entry = entry.map_err(|e| TrainError::io(&dir, e))?;
+            let name = entry.file_name();
+            let Some(name) = name.to_str() else { continue };
+            let is_file = entry.file_type().is_ok_and(|t| t.is_file());
+            if is_file && is_temporary_name(name) {
+                let path = entry.path();
+                std::fs::remove_file(&path).map_err(|e| TrainError::io(&path, e))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Whether `name` is one of the tool's temporary names: `X.part`, or `X.tmpN` with `N` a
+/// process id (digits).
+fn is_temporary_name(name: &str) -> bool {
+    if let Some(stem) = name.strip_suffix(".part") {
+        return !stem.is_empty();
+    }
+    match name.rsplit_once(".tmp") {
+        Some((stem, pid)) => !stem.is_empty() && !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()),
+        None => false,
+    }
 }
 
 enum Start {
@@ -309,6 +346,9 @@ fn run(
         }
         Start::Resume(state) => {
             let (model, optim) = resumed(config, &arch, &ckpt, &state, &summary, &train_dev)?;
+            // A kill between `state.json` and the metrics leaves the last recorded epoch
+            // without its row and chart: write them from the state (they are its function).
+            write_metrics(out_dir, &state.report.epochs, Some(&state.report.baseline))?;
             (model, optim, *state)
         }
     };
@@ -665,6 +705,33 @@ mod tests {
     /// (loss, accuracy) as bits, so that equal NaNs compare equal.
     fn bits((loss, acc): (f64, f64)) -> (u64, u64) {
         (loss.to_bits(), acc.to_bits())
+    }
+
+    #[test]
+    fn only_the_tools_temporaries_are_stale() {
+        for name in ["metrics.csv.part", "last.fnet.tmp123", "epoch-0002.fnet.tmp9"] {
+            assert!(is_temporary_name(name), "{name}");
+        }
+        for name in [".part", ".tmp12", "games.tmp", "x.tmp12a", "notes.txt", "a.partial", "best.fnet"] {
+            assert!(!is_temporary_name(name), "{name}");
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let ckpt = dir.path().join("checkpoints");
+        std::fs::create_dir(&ckpt).unwrap();
+        for f in ["state.json", "loss.png.part", "last.fnet.tmp4242", "notes.tmp"] {
+            std::fs::write(dir.path().join(f), b"x").unwrap();
+        }
+        std::fs::write(ckpt.join("epoch-0001.fnet.tmp7"), b"x").unwrap();
+        std::fs::write(ckpt.join("epoch-0001.fnet"), b"x").unwrap();
+        std::fs::create_dir(dir.path().join("sub.part")).unwrap();
+        remove_stale_temporaries(dir.path()).unwrap();
+        let mut left: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .chain(std::fs::read_dir(&ckpt).unwrap())
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["checkpoints", "epoch-0001.fnet", "notes.tmp", "state.json", "sub.part"]);
     }
 
     #[test]

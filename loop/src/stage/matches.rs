@@ -30,6 +30,11 @@ pub(super) struct Plan<'a> {
     pub seed: u64,
 }
 
+/// The openings of a match with `plies` random opening turns.
+pub(crate) fn openings(plies: u32) -> OpeningSource {
+    OpeningSource::Random { plies, imbalance: 2 }
+}
+
 /// Plays (or continues) the match of `engines[0]` against `engines[1]`.
 pub(super) fn play(
     ctx: &Context<'_>,
@@ -38,7 +43,7 @@ pub(super) fn play(
     events: &mut dyn FnMut(&Event),
 ) -> Result<MatchReport, LoopError> {
     let mut m = MatchConfig::new(engines[0].clone(), engines[1].clone(), plan.games);
-    m.openings = OpeningSource::Random { plies: plan.opening_plies, imbalance: 2 };
+    m.openings = openings(plan.opening_plies);
     m.seed = plan.seed;
     m.rules = ctx.rules;
     m.concurrency = ctx.workers();

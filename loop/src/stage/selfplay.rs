@@ -2,6 +2,8 @@
 
 use std::time::Instant;
 
+use fanorona_core::DrawRules;
+use fanorona_engine::PlayerSpec;
 use fanorona_selfplay::{Exploration, SelfplayConfig};
 
 use super::{Context, Stage, finished};
@@ -24,18 +26,7 @@ pub(crate) fn run(
     }
     let t0 = Instant::now();
     let spec = ctx.engines.selfplay.with_eval(&best.eval);
-    let sp = SelfplayConfig {
-        games: section.games_of(g),
-        white: spec.clone(),
-        black: spec.clone(),
-        seed: Stage::Selfplay.seed(ctx.seed, g),
-        threads: ctx.threads,
-        random_plies: section.random_plies,
-        explore_plies: section.explore_plies,
-        exploration: Exploration::Temperature(section.temperature),
-        rules: ctx.rules,
-        ..SelfplayConfig::default()
-    };
+    let sp = config(section, g, &spec, ctx.seed, ctx.threads, ctx.rules);
     let games = ctx.layout.games(g);
     let s = if section.cluster_command.trim().is_empty() {
         let total = sp.games;
@@ -70,4 +61,28 @@ pub(crate) fn run(
         ),
     });
     Ok(done)
+}
+
+/// The self-play configuration of generation `g` played by `spec` (also what the loop's
+/// configuration check hands to fanorona-selfplay's own check before anything runs).
+pub(crate) fn config(
+    section: &SelfplayStage,
+    g: u32,
+    spec: &PlayerSpec,
+    run_seed: u64,
+    threads: usize,
+    rules: DrawRules,
+) -> SelfplayConfig {
+    SelfplayConfig {
+        games: section.games_of(g),
+        white: spec.clone(),
+        black: spec.clone(),
+        seed: Stage::Selfplay.seed(run_seed, g),
+        threads,
+        random_plies: section.random_plies,
+        explore_plies: section.explore_plies,
+        exploration: Exploration::Temperature(section.temperature),
+        rules,
+        ..SelfplayConfig::default()
+    }
 }
