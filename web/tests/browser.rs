@@ -6,8 +6,8 @@
 //!
 //! Skipped, with a message, when no Chromium is installed (`apt-get install chromium`; CI
 //! installs it). With `FANORONA_WEB_SCREENSHOTS=DIR` it also saves `DIR/web-play-desktop.png`,
-//! `DIR/web-play-phone.png`, `DIR/web-replay.png` and `DIR/web-analyse.png` (the README's
-//! screenshots). With `FANORONA_REQUIRE_CHROMIUM` set (as `.ci/run` sets it) a missing browser
+//! `DIR/web-play-phone.png`, `DIR/web-replay.png` and `DIR/web-analyse.png` (the screenshots
+//! of the README and of docs/guide/serve.md). With `FANORONA_REQUIRE_CHROMIUM` set (as `.ci/run` sets it) a missing browser
 //! fails the test instead.
 #![allow(clippy::unwrap_used)]
 
