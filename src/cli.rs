@@ -45,7 +45,7 @@ enum Command {
     Train(cmd::train::Args),
     /// Run the self-improvement loop: self-play, train, gate, promote, repeat.
     #[cfg(feature = "train")]
-    Loop(cmd::selfimprove::Args),
+    Loop(cmd::loop_cmd::Args),
 }
 
 /// Parses the command line and runs the chosen command.
@@ -68,6 +68,6 @@ pub fn run() -> anyhow::Result<()> {
         #[cfg(feature = "train")]
         Command::Train(a) => cmd::train::run(a),
         #[cfg(feature = "train")]
-        Command::Loop(a) => cmd::selfimprove::run_cmd(a),
+        Command::Loop(a) => cmd::loop_cmd::run_cmd(a),
     }
 }

@@ -3,7 +3,7 @@
 use core::fmt;
 use core::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
-use crate::{Direction, Point};
+use crate::{Direction, FILES, Point, RANKS};
 
 /// A set of points: bit `i` is the point with index `i` (`a1` = bit 0, `i5` = bit 44).
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -17,7 +17,7 @@ impl Bitboard {
     /// No points.
     pub const EMPTY: Bitboard = Bitboard(0);
     /// All 45 points.
-    pub const ALL: Bitboard = Bitboard((1 << 45) - 1);
+    pub const ALL: Bitboard = Bitboard((1 << Point::NUM) - 1);
     /// The points of file `a`.
     pub const FILE_A: Bitboard = Bitboard(FILE_A);
     /// The points of file `i`.
@@ -26,7 +26,7 @@ impl Bitboard {
     pub const STRONG: Bitboard = {
         let mut bb = 0u64;
         let mut i = 0;
-        while i < 45 {
+        while i < Point::NUM {
             if Point::ALL[i].is_strong() {
                 bb |= 1 << i;
             }
@@ -89,14 +89,14 @@ impl Bitboard {
     pub const fn shift(self, d: Direction) -> Bitboard {
         let b = self.0;
         Bitboard(match d {
-            Direction::North => (b << 9) & Self::ALL.0,
-            Direction::South => b >> 9,
+            Direction::North => (b << FILES) & Self::ALL.0,
+            Direction::South => b >> FILES,
             Direction::East => (b << 1) & !FILE_A & Self::ALL.0,
             Direction::West => (b >> 1) & !FILE_I,
-            Direction::NorthEast => (b << 10) & !FILE_A & Self::ALL.0,
-            Direction::NorthWest => (b << 8) & !FILE_I & Self::ALL.0,
-            Direction::SouthEast => (b >> 8) & !FILE_A,
-            Direction::SouthWest => (b >> 10) & !FILE_I,
+            Direction::NorthEast => (b << (FILES + 1)) & !FILE_A & Self::ALL.0,
+            Direction::NorthWest => (b << (FILES - 1)) & !FILE_I & Self::ALL.0,
+            Direction::SouthEast => (b >> (FILES - 1)) & !FILE_A,
+            Direction::SouthWest => (b >> (FILES + 1)) & !FILE_I,
         })
     }
 
@@ -108,7 +108,7 @@ impl Bitboard {
     /// The set turned 180 degrees about `e3`.
     #[inline]
     pub const fn rotate180(self) -> Bitboard {
-        Bitboard(self.0.reverse_bits() >> (64 - 45))
+        Bitboard(self.0.reverse_bits() >> (64 - Point::NUM))
     }
 }
 
@@ -190,11 +190,11 @@ impl fmt::Debug for Bitboard {
         if !f.alternate() {
             return write!(f, "Bitboard({:#x})", self.0);
         }
-        for rank in (0..5).rev() {
-            for file in 0..9 {
+        for rank in (0..RANKS).rev() {
+            for file in 0..FILES {
                 let on = Point::from_coords(file, rank).is_some_and(|p| self.contains(p));
                 f.write_str(if on { "X" } else { "." })?;
-                if file < 8 {
+                if file < FILES - 1 {
                     f.write_str(" ")?;
                 }
             }
@@ -226,15 +226,15 @@ macro_rules! bitboard {
         let mut n = 0usize;
         for &c in cells {
             if c == b'X' || c == b'.' {
-                let rank = 4 - n / 9;
-                let file = n % 9;
+                let rank = $crate::RANKS - 1 - n / $crate::FILES;
+                let file = n % $crate::FILES;
                 if c == b'X' {
-                    bits |= 1 << (rank * 9 + file);
+                    bits |= 1 << (rank * $crate::FILES + file);
                 }
                 n += 1;
             }
         }
-        assert!(n == 45, "bitboard! needs 45 cells");
+        assert!(n == $crate::Point::NUM, "bitboard! needs 45 cells");
         $crate::Bitboard(bits)
     }};
 }

@@ -7,7 +7,7 @@
 use core::fmt;
 use core::str::FromStr;
 
-use crate::{Bitboard, Color, Point, Position, PositionError};
+use crate::{Bitboard, Color, FILES, Point, Position, PositionError, RANKS};
 
 /// Why a position string was rejected.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -58,13 +58,13 @@ impl FromStr for Position {
         let mut words = s.split_whitespace();
         let board = words.next().ok_or(ParsePositionError::Empty)?;
         let rows: Vec<&str> = board.split('/').collect();
-        if rows.len() != 5 {
+        if rows.len() != RANKS {
             return Err(ParsePositionError::RowCount { found: rows.len() });
         }
         let mut white = Bitboard::EMPTY;
         let mut black = Bitboard::EMPTY;
         for (i, text) in rows.iter().enumerate() {
-            let row = 5 - i;
+            let row = RANKS - i;
             let rank = row - 1;
             let mut file = 0usize;
             for ch in text.chars() {
@@ -75,7 +75,7 @@ impl FromStr for Position {
                     '1'..='9' => (ch as usize - '0' as usize, None),
                     _ => return Err(ParsePositionError::BadChar { row, ch }),
                 };
-                if file + run > 9 {
+                if file + run > FILES {
                     return Err(ParsePositionError::RowLength { row, length: file + run });
                 }
                 if let Some(c) = stone {
@@ -88,7 +88,7 @@ impl FromStr for Position {
                 }
                 file += run;
             }
-            if file != 9 {
+            if file != FILES {
                 return Err(ParsePositionError::RowLength { row, length: file });
             }
         }
@@ -108,9 +108,9 @@ impl FromStr for Position {
 impl fmt::Display for Position {
     /// The position string, with runs of empty points as digits.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for rank in (0..5).rev() {
+        for rank in (0..RANKS).rev() {
             let mut empties = 0;
-            for file in 0..9 {
+            for file in 0..FILES {
                 let c = Point::from_coords(file, rank).and_then(|p| self.color_at(p));
                 match c {
                     None => empties += 1,

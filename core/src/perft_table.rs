@@ -9,6 +9,8 @@
 
 use std::collections::TryReserveError;
 
+use crate::Point;
+
 /// The largest table, in MiB.
 pub const MAX_PERFT_HASH_MIB: usize = 4_096;
 
@@ -45,9 +47,9 @@ struct Entry {
 }
 
 /// Bits of the other side's stones in [`Entry::lo`].
-const THEM_LOW: u32 = 64 - 45;
+const THEM_LOW: u32 = 64 - Point::NUM as u32;
 /// Where the depth starts in [`Entry::hi`].
-const DEPTH_SHIFT: u32 = 45 - THEM_LOW;
+const DEPTH_SHIFT: u32 = Point::NUM as u32 - THEM_LOW;
 /// Where the count starts in [`Entry::hi`].
 const COUNT_SHIFT: u32 = DEPTH_SHIFT + 5;
 /// The key part of [`Entry::hi`].
@@ -114,7 +116,7 @@ impl PerftTable {
     /// The two words of the key of (`us`, `them`, `depth`), the count's bits clear.
     #[inline]
     fn key(us: u64, them: u64, depth: u32) -> (u64, u64) {
-        (us | them << 45, them >> THEM_LOW | u64::from(depth) << DEPTH_SHIFT)
+        (us | them << Point::NUM, them >> THEM_LOW | u64::from(depth) << DEPTH_SHIFT)
     }
 
     #[inline]

@@ -20,7 +20,7 @@ macro_rules! points {
 
         impl Point {
             /// All points in index order.
-            pub const ALL: [Point; 45] = [$(Point::$p),*];
+            pub const ALL: [Point; Point::NUM] = [$(Point::$p),*];
         }
     };
 }

@@ -1,6 +1,6 @@
 //! Lookup tables, computed at compile time.
 
-use crate::{Bitboard, Direction, Point};
+use crate::{Bitboard, Direction, FILES, Point, RANKS};
 
 const fn neighbor_of(p: usize, d: usize) -> u8 {
     let point = Point::ALL[p];
@@ -11,7 +11,7 @@ const fn neighbor_of(p: usize, d: usize) -> u8 {
     let (df, dr) = dir.delta();
     let f = point.file() as i32 + df;
     let r = point.rank() as i32 + dr;
-    if f < 0 || r < 0 || f >= 9 || r >= 5 { NONE } else { (r * 9 + f) as u8 }
+    if f < 0 || r < 0 || f >= FILES as i32 || r >= RANKS as i32 { NONE } else { (r * FILES as i32 + f) as u8 }
 }
 
 /// Marks "no neighbour" in [`NEIGHBOR`].
@@ -19,12 +19,12 @@ pub(crate) const NONE: u8 = 255;
 
 /// `NEIGHBOR[d][p]`: the index of the point one step from `p` along a line in direction `d`, or
 /// [`NONE`] (off the board, or a diagonal from a weak point, which has no diagonal line).
-pub(crate) const NEIGHBOR: [[u8; 45]; 8] = {
-    let mut t = [[NONE; 45]; 8];
+pub(crate) const NEIGHBOR: [[u8; Point::NUM]; 8] = {
+    let mut t = [[NONE; Point::NUM]; 8];
     let mut d = 0;
     while d < 8 {
         let mut p = 0;
-        while p < 45 {
+        while p < Point::NUM {
             t[d][p] = neighbor_of(p, d);
             p += 1;
         }
@@ -34,12 +34,12 @@ pub(crate) const NEIGHBOR: [[u8; 45]; 8] = {
 };
 
 /// `RAY[d][p]`: the points beyond `p` along the line in direction `d`, to the edge, `p` excluded.
-pub(crate) const RAY: [[u64; 45]; 8] = {
-    let mut t = [[0u64; 45]; 8];
+pub(crate) const RAY: [[u64; Point::NUM]; 8] = {
+    let mut t = [[0u64; Point::NUM]; 8];
     let mut d = 0;
     while d < 8 {
         let mut p = 0;
-        while p < 45 {
+        while p < Point::NUM {
             let mut q = NEIGHBOR[d][p];
             while q != NONE {
                 t[d][p] |= 1 << q;
@@ -54,12 +54,12 @@ pub(crate) const RAY: [[u64; 45]; 8] = {
 
 /// `STEP[d][p]`: [`NEIGHBOR`] as a set, empty when there is no neighbour; row 8 (no
 /// direction) is all empty.
-pub(crate) const STEP: [[u64; 45]; 9] = {
-    let mut t = [[0u64; 45]; 9];
+pub(crate) const STEP: [[u64; Point::NUM]; 9] = {
+    let mut t = [[0u64; Point::NUM]; 9];
     let mut d = 0;
     while d < 8 {
         let mut p = 0;
-        while p < 45 {
+        while p < Point::NUM {
             if NEIGHBOR[d][p] != NONE {
                 t[d][p] = 1 << NEIGHBOR[d][p];
             }
@@ -73,12 +73,12 @@ pub(crate) const STEP: [[u64; 45]; 9] = {
 /// `NEXT_REACH[d][p]`: the enemy stones that can matter to the next capturing step of a stone
 /// that arrived on `p` by a step in direction `d`: [`CAPTURE_REACH`] without the line along
 /// `d` (that step may neither repeat `d` nor go back).
-pub(crate) const NEXT_REACH: [[u64; 45]; 8] = {
-    let mut t = [[0u64; 45]; 8];
+pub(crate) const NEXT_REACH: [[u64; Point::NUM]; 8] = {
+    let mut t = [[0u64; Point::NUM]; 8];
     let mut last = 0;
     while last < 8 {
         let mut p = 0;
-        while p < 45 {
+        while p < Point::NUM {
             let mut d = 0;
             while d < 8 {
                 let q = NEIGHBOR[d][p];
@@ -141,7 +141,7 @@ impl Edge {
 /// neighbours). Indexed by the destination, so that a generator walking a set of targets
 /// needs no direction lookup; only the 216 entries of real steps are ever read. Computed at
 /// compile time; a `static` so that the 130 KB table exists once.
-pub(crate) static EDGE: [[Edge; 45]; 45] = {
+pub(crate) static EDGE: [[Edge; Point::NUM]; Point::NUM] = {
     let none = Edge {
         victims: 0,
         approach: 0,
@@ -154,9 +154,9 @@ pub(crate) static EDGE: [[Edge; 45]; 45] = {
         direction: 0,
         to: 0,
     };
-    let mut t = [[none; 45]; 45];
+    let mut t = [[none; Point::NUM]; Point::NUM];
     let mut p = 0;
-    while p < 45 {
+    while p < Point::NUM {
         let mut d = 0;
         while d < 8 {
             let q = NEIGHBOR[d][p];
@@ -186,11 +186,11 @@ pub(crate) static EDGE: [[Edge; 45]; 45] = {
 /// `WINDOW_EDGE[p][b]`: [`EDGE`] of the step from `p` whose window bit is `b`
 /// ([`crate::window`]), so that a walk over a window needs neither the destination's index
 /// nor a bounds check (rows of 16, indexed by `b & 15`; entries that are no step are empty).
-pub(crate) static WINDOW_EDGE: [[Edge; 16]; 45] = {
+pub(crate) static WINDOW_EDGE: [[Edge; 16]; Point::NUM] = {
     // EDGE[0][0] is no step: a point is not its own neighbour.
-    let mut t = [[EDGE[0][0]; 16]; 45];
+    let mut t = [[EDGE[0][0]; 16]; Point::NUM];
     let mut p = 0;
-    while p < 45 {
+    while p < Point::NUM {
         let mut d = 0;
         while d < 8 {
             let q = NEIGHBOR[d][p];
@@ -209,10 +209,10 @@ pub(crate) static WINDOW_EDGE: [[Edge; 16]; 45] = {
 pub(crate) const RISING: u32 = 0b1000_0111;
 
 /// `LINE_NEIGHBORS[p]`: every point one step from `p` along a line.
-pub(crate) const LINE_NEIGHBORS: [u64; 45] = {
-    let mut t = [0u64; 45];
+pub(crate) const LINE_NEIGHBORS: [u64; Point::NUM] = {
+    let mut t = [0u64; Point::NUM];
     let mut p = 0;
-    while p < 45 {
+    while p < Point::NUM {
         let mut d = 0;
         while d < 8 {
             if NEIGHBOR[d][p] != NONE {
@@ -229,10 +229,10 @@ pub(crate) const LINE_NEIGHBORS: [u64; 45] = {
 /// (withdrawal) and the points two steps away along a line (approach). Only the tests'
 /// reference generator still uses it.
 #[cfg(test)]
-pub(crate) const CAPTURE_REACH: [u64; 45] = {
-    let mut t = [0u64; 45];
+pub(crate) const CAPTURE_REACH: [u64; Point::NUM] = {
+    let mut t = [0u64; Point::NUM];
     let mut p = 0;
-    while p < 45 {
+    while p < Point::NUM {
         let mut d = 0;
         while d < 8 {
             let q = NEIGHBOR[d][p];
@@ -254,10 +254,10 @@ pub(crate) const CAPTURE_REACH: [u64; 45] = {
 /// (meaningless when they are not neighbours). Only the tests use it ([`EDGE`] needs no
 /// direction lookup).
 #[cfg(test)]
-pub(crate) const DIRECTION_TO: [[u8; 45]; 45] = {
-    let mut t = [[0u8; 45]; 45];
+pub(crate) const DIRECTION_TO: [[u8; Point::NUM]; Point::NUM] = {
+    let mut t = [[0u8; Point::NUM]; Point::NUM];
     let mut p = 0;
-    while p < 45 {
+    while p < Point::NUM {
         let mut d = 0;
         while d < 8 {
             let q = NEIGHBOR[d][p];

@@ -11,6 +11,7 @@
 //! line neighbours (a per-point mask, which also drops whatever the rotation wrapped round),
 //! and its three rows are packed by one multiplication.
 
+use crate::Point;
 use crate::tables::{NEIGHBOR, NONE};
 
 /// The window bit of each direction index (north, north-east, east, south-east, south,
@@ -34,10 +35,10 @@ struct Masks {
     far: u64,
 }
 
-static MASKS: [Masks; 45] = {
-    let mut t = [Masks { near: 0, far: 0 }; 45];
+static MASKS: [Masks; Point::NUM] = {
+    let mut t = [Masks { near: 0, far: 0 }; Point::NUM];
     let mut p = 0;
-    while p < 45 {
+    while p < Point::NUM {
         let mut d = 0;
         while d < 8 {
             let q = NEIGHBOR[d][p];

@@ -172,6 +172,15 @@ fn threat_planes_run_in_integers_as_in_floats() {
 /// accumulators as a search would.
 fn same_scores_with_every_kernel(net: &Network, positions: &[Position]) {
     let kernels = Kernel::available();
+    // Say which kernels were compared with the portable one, and which this CPU lacks: with
+    // none, the comparison below would be the portable kernel against itself.
+    for k in [Kernel::Avx2, Kernel::Avx512] {
+        if kernels.contains(&k) {
+            println!("compared the {} kernel's scores with the portable one's", k.name());
+        } else {
+            println!("SKIPPED: {} not available on this CPU (its scores were not compared)", k.name());
+        }
+    }
     let nets: Vec<QuantisedNetwork> =
         kernels.iter().map(|&k| QuantisedNetwork::with_kernel(net, k).unwrap()).collect();
     let mut accs: Vec<LazyAccumulator> = nets.iter().map(LazyAccumulator::new).collect();

@@ -11,12 +11,12 @@ mod cluster;
 mod config;
 mod error;
 pub mod files;
+pub mod markers;
 mod records;
 mod report;
 mod run;
 mod specs;
 mod stage;
-pub mod stages;
 
 pub use config::MAX_CONFIG_BYTES;
 pub use config::{FinalStage, GateStage, LoopConfig, RulesSection, SelfplayStage, TrainStage};

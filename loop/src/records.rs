@@ -6,9 +6,9 @@ use std::path::PathBuf;
 use fanorona_engine::EvalSpec;
 
 use crate::LoopConfig;
+use crate::markers::{MatchDone, SelfplayDone, TrainDone};
 use crate::specs::Engines;
 use crate::stage::Stage;
-use crate::stages::{MatchDone, SelfplayDone, TrainDone};
 
 /// What the loop tells its caller as it goes.
 #[derive(Clone, Debug)]

@@ -9,9 +9,9 @@ use serde::Serialize;
 
 use crate::LoopError;
 use crate::files::{write_atomic, write_json};
+use crate::markers::MatchDone;
 use crate::records::RunRecord;
 use crate::specs::{LimitKind, SearchSpec};
-use crate::stages::MatchDone;
 
 /// A generation's line in `summary.json`.
 #[derive(Clone, Debug, Serialize)]

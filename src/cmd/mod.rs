@@ -7,13 +7,13 @@ pub mod engine;
 pub mod eval;
 pub mod export_jsonl;
 pub mod export_npz;
+#[cfg(feature = "train")]
+pub mod loop_cmd;
 pub mod net;
 pub mod perft;
 pub mod pgn;
 pub mod play;
 pub mod sample_args;
-#[cfg(feature = "train")]
-pub mod selfimprove;
 pub mod selfplay;
 pub mod serve;
 pub mod show;

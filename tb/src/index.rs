@@ -6,17 +6,18 @@
 //! position; only the canonical one (see [`crate::symmetry::canonical`]) is searched, and the
 //! other is filled with its value when the table is finished.
 
+use fanorona_core::Point;
+
 use crate::Signature;
 use crate::symmetry::{canonical, canonical_set};
 
-const POINTS: usize = 45;
 const MAX_K: usize = 8;
 
 /// `BINOMIAL[n][k]` = n choose k, for n <= 45 and k < 8.
-const BINOMIAL: [[u64; MAX_K]; POINTS + 1] = {
-    let mut t = [[0u64; MAX_K]; POINTS + 1];
+const BINOMIAL: [[u64; MAX_K]; Point::NUM + 1] = {
+    let mut t = [[0u64; MAX_K]; Point::NUM + 1];
     let mut n = 0;
-    while n <= POINTS {
+    while n <= Point::NUM {
         t[n][0] = 1;
         let mut k = 1;
         while k < MAX_K {
@@ -51,13 +52,13 @@ impl Indexer {
         let k = sig.us();
         let mut us_sets = Vec::new();
         let mut x: u64 = (1 << k) - 1;
-        while x < 1 << POINTS {
+        while x < 1 << Point::NUM {
             if canonical_set(x) == x {
                 us_sets.push(x);
             }
             x = next_combination(x);
         }
-        let them_count = BINOMIAL[POINTS - k as usize][sig.them() as usize];
+        let them_count = BINOMIAL[Point::NUM - k as usize][sig.them() as usize];
         Indexer { sig, us_sets, them_count }
     }
 
@@ -124,9 +125,9 @@ fn rank_them(us: u64, them: u64) -> u64 {
 
 /// The set of `k` points outside `us` with rank `rank`.
 fn unrank_them(us: u64, mut rank: u64, k: usize) -> u64 {
-    let mut free = [0u8; POINTS];
+    let mut free = [0u8; Point::NUM];
     let mut n = 0;
-    for p in 0..POINTS {
+    for p in 0..Point::NUM {
         if us & (1 << p) == 0 {
             free[n] = p as u8;
             n += 1;

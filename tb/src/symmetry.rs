@@ -6,18 +6,21 @@
 /// Number of symmetries.
 pub const COUNT: usize = 4;
 
-const RANK: u64 = 0x1ff;
+use fanorona_core::{FILES, RANKS};
+
+/// The bits of rank 1.
+const RANK: u64 = (1 << FILES) - 1;
 
 /// The 9 bits of a rank, reversed.
-const REVERSE9: [u16; 512] = {
-    let mut t = [0u16; 512];
+const REVERSE9: [u16; 1 << FILES] = {
+    let mut t = [0u16; 1 << FILES];
     let mut i = 0;
-    while i < 512 {
+    while i < 1 << FILES {
         let mut r = 0u16;
         let mut b = 0;
-        while b < 9 {
+        while b < FILES {
             if i & (1 << b) != 0 {
-                r |= 1 << (8 - b);
+                r |= 1 << (FILES - 1 - b);
             }
             b += 1;
         }
@@ -32,9 +35,9 @@ const REVERSE9: [u16; 512] = {
 pub const fn mirror_files(bb: u64) -> u64 {
     let mut out = 0u64;
     let mut r = 0;
-    while r < 5 {
-        let row = (bb >> (9 * r)) & RANK;
-        out |= (REVERSE9[row as usize] as u64) << (9 * r);
+    while r < RANKS {
+        let row = (bb >> (FILES * r)) & RANK;
+        out |= (REVERSE9[row as usize] as u64) << (FILES * r);
         r += 1;
     }
     out
@@ -43,11 +46,11 @@ pub const fn mirror_files(bb: u64) -> u64 {
 /// The mask mirrored top-bottom (row 1 <-> row 5).
 #[inline]
 pub const fn mirror_ranks(bb: u64) -> u64 {
-    (bb & RANK) << 36
-        | (bb >> 9 & RANK) << 27
-        | (bb >> 18 & RANK) << 18
-        | (bb >> 27 & RANK) << 9
-        | (bb >> 36 & RANK)
+    (bb & RANK) << (4 * FILES)
+        | (bb >> FILES & RANK) << (3 * FILES)
+        | (bb >> (2 * FILES) & RANK) << (2 * FILES)
+        | (bb >> (3 * FILES) & RANK) << FILES
+        | (bb >> (4 * FILES) & RANK)
 }
 
 /// Symmetry `s` (0..4: identity, left-right, top-bottom, both) applied to a mask.

@@ -2,14 +2,14 @@
 
 use core::fmt;
 
-use fanorona_core::{Color, Position};
+use fanorona_core::{Color, Point, Position};
 
 /// Entries of the default table, as a power of two: 16,384 of 16 bytes, 256 KiB (a table of
 /// 1 MiB searched no faster and made depth-2 self-play slower than no table at all,
 /// docs/BENCHMARKS.md).
 const DEFAULT_BITS: u32 = 14;
 /// Points on the board, the bits of a board.
-const BOARD_BITS: u32 = 45;
+const BOARD_BITS: u32 = Point::NUM as u32;
 /// The board and side-to-move bits of an entry's first word.
 const KEY_MASK: u64 = (1 << (BOARD_BITS + 1)) - 1;
 /// Set in an entry's second word when it holds a position.

@@ -788,6 +788,25 @@ mod tests {
     use super::*;
     use crate::rng::Rng;
 
+    /// The SIMD kernels this CPU runs, to compare with the portable one in `test`. Each is
+    /// named (`cargo test -- --nocapture` shows them), and each the CPU lacks is reported as
+    /// skipped: a pass says which comparisons ran, never the portable kernel against itself.
+    fn simd_kernels(test: &str) -> Vec<Kernel> {
+        let available = Kernel::available();
+        [Kernel::Avx2, Kernel::Avx512]
+            .into_iter()
+            .filter(|k| {
+                let on = available.contains(k);
+                if on {
+                    println!("{test}: compared the {} kernel with the portable one", k.name());
+                } else {
+                    println!("SKIPPED: {} not available on this CPU ({test} did not compare it)", k.name());
+                }
+                on
+            })
+            .collect()
+    }
+
     fn random_i16(rng: &mut Rng, n: usize, bound: i64) -> Vec<i16> {
         (0..n).map(|_| (rng.below(2 * bound as u64 + 1) as i64 - bound) as i16).collect()
     }
@@ -795,6 +814,7 @@ mod tests {
     #[test]
     fn every_kernel_updates_rows_like_the_portable_one() {
         let mut rng = Rng::new(7);
+        let simd = simd_kernels("update_row");
         for width in [32, 64, 256] {
             let weights = random_i16(&mut rng, 90 * width, 30_000);
             let src = random_i16(&mut rng, width, 30_000);
@@ -810,7 +830,7 @@ mod tests {
                 .wrapping_sub(weights[89 * width + 5])
                 .wrapping_sub(weights[45 * width + 5]);
             assert_eq!(expected[5], by_hand);
-            for k in Kernel::available() {
+            for &k in &simd {
                 let mut got = vec![0; width];
                 update_row(k, &weights, &src, &mut got, delta);
                 assert_eq!(got, expected, "{k:?} width {width}");
@@ -821,6 +841,7 @@ mod tests {
     #[test]
     fn every_kernel_computes_the_same_layer() {
         let mut rng = Rng::new(9);
+        let simd = simd_kernels("nonzero_groups and affine");
         for (n_in, n_out) in [(256, 32), (32, 16), (512, 48), (4, 64), (1024, 16)] {
             let w: Vec<i8> = (0..n_in * n_out).map(|_| (rng.below(256) as i64 - 128) as i8).collect();
             let blocked = block_weights(&w, n_in, n_out);
@@ -833,7 +854,7 @@ mod tests {
             let expected_groups: Vec<u16> =
                 (0..n_in / 4).filter(|&g| input[4 * g..4 * g + 4] != [0; 4]).map(|g| g as u16).collect();
             assert_eq!(&groups[..n], &expected_groups[..]);
-            for k in Kernel::available() {
+            for &k in &simd {
                 let mut other = vec![0u16; n_in / 4];
                 let m = nonzero_groups(k, &input, &mut other);
                 assert_eq!(&other[..m], &expected_groups[..], "{k:?}");
@@ -845,7 +866,7 @@ mod tests {
                         + (0..n_in).map(|i| i32::from(input[i]) * i32::from(w[i * n_out + o])).sum::<i32>()
                 })
                 .collect();
-            for k in Kernel::available() {
+            for k in [Kernel::Portable].into_iter().chain(simd.iter().copied()) {
                 let mut out = vec![0; n_out];
                 affine(k, &input, &groups[..n], &blocked, &bias, &mut out);
                 assert_eq!(out, expected, "{k:?} {n_in}x{n_out}");
@@ -856,12 +877,13 @@ mod tests {
     #[test]
     fn every_kernel_activates_like_the_portable_one() {
         let mut rng = Rng::new(5);
+        let simd = simd_kernels("ft_activate");
         let mut acc = random_i16(&mut rng, 512, 32_767);
         acc[..8].copy_from_slice(&[i16::MAX, i16::MIN, 0, 1, 2, 506, 507, -3]);
         let mut expected = vec![0u8; 512];
         ft_activate_portable(&acc, ExtraRows::NONE, &mut expected);
         assert_eq!(&expected[..8], &[127, 0, 0, 0, 1, 127, 127, 0]);
-        for k in Kernel::available() {
+        for &k in &simd {
             let mut out = vec![0u8; 512];
             ft_activate(k, &acc, ExtraRows::NONE, &mut out);
             assert_eq!(out, expected, "{k:?}");
@@ -881,6 +903,7 @@ mod tests {
     #[test]
     fn extra_rows_are_added_before_the_activation_by_every_kernel() {
         let mut rng = Rng::new(11);
+        let simd = simd_kernels("ft_activate with extra rows");
         for width in [32, 64, 256, 512] {
             let (acc, weights, rows, _) = first_layer_case(&mut rng, width);
             let sub = [7, 90, 7];
@@ -895,7 +918,7 @@ mod tests {
                 .collect();
             let mut expected = vec![0u8; width];
             ft_activate_portable(&summed, ExtraRows::NONE, &mut expected);
-            for k in Kernel::available() {
+            for k in [Kernel::Portable].into_iter().chain(simd.iter().copied()) {
                 let mut out = vec![0u8; width];
                 ft_activate(k, &acc, extra, &mut out);
                 assert_eq!(out, expected, "{k:?} width {width}");
@@ -906,6 +929,7 @@ mod tests {
     #[test]
     fn every_kernel_computes_the_same_output_dot() {
         let mut rng = Rng::new(13);
+        let simd = simd_kernels("ft_dot");
         for width in [32, 64, 256, 512] {
             let (acc, weights, rows, out_w) = first_layer_case(&mut rng, width);
             for (rows, sub) in [(&rows[..], &[][..]), (&[], &[]), (&rows[..2], &rows[2..])] {
@@ -914,14 +938,14 @@ mod tests {
                 ft_activate_portable(&acc, extra, &mut act);
                 let expected: i32 = act.iter().zip(&out_w).map(|(&a, &w)| i32::from(a) * i32::from(w)).sum();
                 assert_ne!(expected, 0);
-                for k in Kernel::available() {
+                for k in [Kernel::Portable].into_iter().chain(simd.iter().copied()) {
                     assert_eq!(ft_dot(k, &acc, extra, &out_w), expected, "{k:?} width {width}");
                 }
             }
         }
         // The largest sum: every activation 127, every weight i16::MAX, 512 inputs.
         let (acc, w) = (vec![i16::MAX; 512], vec![i16::MAX; 512]);
-        for k in Kernel::available() {
+        for k in [Kernel::Portable].into_iter().chain(simd.iter().copied()) {
             assert_eq!(ft_dot(k, &acc, ExtraRows::NONE, &w), 512 * 127 * 32_767, "{k:?}");
         }
     }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use fanorona_core::{DrawRules, Move, MoveList, Position, TurnList};
+use fanorona_core::{DrawRules, Move, MoveList, Point, Position, TurnList};
 use fanorona_tb::Tablebase;
 
 use super::mobility::has_paika_move;
@@ -76,7 +76,7 @@ pub struct Searcher {
     turns: Vec<TurnList>,
     order: Vec<Vec<i32>>,
     killers: Vec<[Option<Move>; 2]>,
-    history: Box<[[i32; 45]; 45]>,
+    history: Box<[[i32; Point::NUM]; Point::NUM]>,
     /// The principal variation below each ply, as indices into the generated turns of the
     /// positions along it (a [`Move`] is rebuilt from its index only for the answer).
     pv: Vec<Vec<u32>>,
@@ -158,7 +158,7 @@ impl Searcher {
             turns: (0..=MAX_PLY).map(|_| TurnList::new()).collect(),
             order: (0..=MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
             killers: vec![[None; 2]; MAX_PLY + 1],
-            history: Box::new([[0; 45]; 45]),
+            history: Box::new([[0; Point::NUM]; Point::NUM]),
             pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             pv_len: vec![0; MAX_PLY + 1],
             root: Position::start(),
@@ -245,7 +245,7 @@ impl Searcher {
 
     fn forget_ordering(&mut self) {
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
-        *self.history = [[0; 45]; 45];
+        *self.history = [[0; Point::NUM]; Point::NUM];
     }
 
     /// Searches `root` within `limits` (or until `stop` is raised), calling `info` after each

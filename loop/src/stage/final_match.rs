@@ -5,8 +5,8 @@ use std::time::Instant;
 use super::matches::{Plan, done, play};
 use super::{Context, Stage};
 use crate::files::{create_dir, read_marker, write_json};
+use crate::markers::MatchDone;
 use crate::records::{Best, Event};
-use crate::stages::MatchDone;
 use crate::{FinalStage, LoopError};
 
 /// The final match of `best`, or its saved result when it was played by the same generation.

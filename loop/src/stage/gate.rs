@@ -8,9 +8,9 @@ use fanorona_eval::stats::SprtVerdict;
 use super::matches::{Plan, done, play};
 use super::{Context, Stage, finished};
 use crate::files::{create_dir, write_json};
+use crate::markers::MatchDone;
 use crate::records::{Best, Event};
 use crate::specs::net_eval;
-use crate::stages::MatchDone;
 use crate::{GateStage, LoopError};
 
 /// Generation `g`'s gate against `best`, or its saved result.

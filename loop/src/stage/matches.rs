@@ -10,8 +10,8 @@ use fanorona_eval::{EngineSpec, MatchConfig, MatchReport, OpeningSource};
 use super::Context;
 use crate::LoopError;
 use crate::files::MARKER_VERSION;
+use crate::markers::MatchDone;
 use crate::records::Event;
-use crate::stages::MatchDone;
 
 /// How one match is played.
 #[derive(Clone, Debug)]

@@ -8,8 +8,8 @@ use fanorona_selfplay::{Exploration, SelfplayConfig};
 
 use super::{Context, Stage, finished};
 use crate::files::{MARKER_VERSION, write_json};
+use crate::markers::SelfplayDone;
 use crate::records::{Best, Event};
-use crate::stages::SelfplayDone;
 use crate::{LoopError, SelfplayStage};
 
 /// Generation `g`'s self-play with `best`, or its saved result.

@@ -9,8 +9,8 @@ use fanorona_train::Progress;
 
 use super::{Context, Stage, finished};
 use crate::files::{MARKER_VERSION, write_atomic, write_json};
+use crate::markers::{EpochDone, TrainDone};
 use crate::records::{Best, Event};
-use crate::stages::{EpochDone, TrainDone};
 use crate::{LoopError, TrainStage};
 
 /// Generation `g`'s training, or its saved result.
