@@ -66,6 +66,25 @@ pub struct AlphaBetaSpec {
 }
 
 impl AlphaBetaSpec {
+    /// Reads the `key=value` list of an alpha-beta spec, the text after `alphabeta:`
+    /// (`depth=2,eval=material`, `movetime=20, hash=32`): for settings given without the kind.
+    ///
+    /// # Errors
+    /// As the spec's: a part that is not `key=value`, an unknown or repeated key, a bad value,
+    /// and [`SpecError::NoLimit`] when none of `depth`, `nodes` and `movetime` is set.
+    pub fn from_params(params: &str) -> Result<AlphaBetaSpec, SpecError> {
+        let spec = parse_alphabeta(params)?;
+        if !spec.has_limit() {
+            return Err(SpecError::NoLimit);
+        }
+        Ok(spec)
+    }
+
+    /// Whether a limit (`depth`, `nodes` or `movetime`) ends each search.
+    pub fn has_limit(&self) -> bool {
+        self.depth.is_some() || self.nodes.is_some() || self.movetime.is_some()
+    }
+
     /// Writes the limits, the table size, the threads, the quiescence width and the noise
     /// (each when not the default), each followed by `,`, in the canonical order of a player
     /// spec's text: `depth=2,nodes=5000,hash=32,threads=2,qwidth=2,noise=50,`.
@@ -330,6 +349,7 @@ fn at_most<T: PartialOrd + fmt::Display>(
     Ok(n)
 }
 
+/// The settings of an alpha-beta spec's `key=value` list, limited or not.
 fn parse_alphabeta(params: &str) -> Result<AlphaBetaSpec, SpecError> {
     let mut spec = AlphaBetaSpec {
         depth: None,
@@ -390,9 +410,6 @@ fn parse_alphabeta(params: &str) -> Result<AlphaBetaSpec, SpecError> {
             }
         }
     }
-    if spec.depth.is_none() && spec.nodes.is_none() && spec.movetime.is_none() {
-        return Err(SpecError::NoLimit);
-    }
     Ok(spec)
 }
 
@@ -400,6 +417,21 @@ impl FromStr for PlayerSpec {
     type Err = SpecError;
 
     fn from_str(s: &str) -> Result<PlayerSpec, SpecError> {
+        match PlayerSpec::parse_without_limit(s)? {
+            PlayerSpec::AlphaBeta(a) if !a.has_limit() => Err(SpecError::NoLimit),
+            spec => Ok(spec),
+        }
+    }
+}
+
+impl PlayerSpec {
+    /// Reads a player spec as [`FromStr`] does, but takes an alpha-beta search without a limit
+    /// of its own (`alphabeta:eval=material`, see [`AlphaBetaSpec::has_limit`]), for a caller
+    /// that limits it otherwise (a time control).
+    ///
+    /// # Errors
+    /// As [`FromStr`]'s, but for [`SpecError::NoLimit`].
+    pub fn parse_without_limit(s: &str) -> Result<PlayerSpec, SpecError> {
         let s = s.trim();
         if s.is_empty() {
             return Err(SpecError::Empty);
@@ -507,6 +539,26 @@ mod tests {
     }
 
     #[test]
+    fn partial_specs_parse_to_the_same_settings() {
+        let full = |s: &str| match s.parse::<PlayerSpec>().unwrap() {
+            PlayerSpec::AlphaBeta(a) => a,
+            p => panic!("{p} is not alphabeta"),
+        };
+        let a = AlphaBetaSpec::from_params("movetime=20, hash=32").unwrap();
+        assert_eq!(a, full("alphabeta:movetime=20,hash=32"));
+        assert!(a.has_limit());
+        let PlayerSpec::AlphaBeta(mut u) = PlayerSpec::parse_without_limit(" ab:eval=material").unwrap()
+        else {
+            panic!("alphabeta expected")
+        };
+        assert!(!u.has_limit());
+        u.depth = Some(1);
+        assert_eq!(u, full("alphabeta:eval=material,depth=1"));
+        assert_eq!(PlayerSpec::parse_without_limit("greedy"), Ok(PlayerSpec::Greedy));
+        assert!(PlayerSpec::parse_without_limit("alphabeta:depth=0").is_err());
+    }
+
+    #[test]
     fn errors_name_the_bad_part() {
         let e = |s: &str| s.parse::<PlayerSpec>().unwrap_err();
         assert_eq!(e(""), SpecError::Empty);
@@ -521,6 +573,8 @@ mod tests {
         assert_eq!(e("alphabeta:depth=2,depth=3"), SpecError::Duplicate("depth".into()));
         assert_eq!(e("alphabeta:eval=material"), SpecError::NoLimit);
         assert_eq!(e("alphabeta"), SpecError::NoLimit);
+        assert_eq!(AlphaBetaSpec::from_params(" eval=material, "), Err(SpecError::NoLimit));
+        assert_eq!(AlphaBetaSpec::from_params("depth=x").map(|_| ()), Err(e("alphabeta:depth=x")));
         assert_eq!(e("alphabeta:depth=2,eval=nn"), SpecError::UnknownEval("nn".into()));
         assert!(e("alphabeta:depth=2,eval=net:").to_string().contains("net:"));
         assert!(

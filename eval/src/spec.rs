@@ -161,8 +161,95 @@ impl FromStr for EngineSpec {
     type Err = EvalError;
 
     fn from_str(text: &str) -> Result<EngineSpec, EvalError> {
-        let bad = |reason: String| EvalError::Spec { spec: text.to_string(), reason };
-        let (head, options) = split_options(text).map_err(&bad)?;
+        EngineSpec::with_options(text, &EngineOptions::default())
+    }
+}
+
+/// One engine option, `key=value` (`tc=10+0.1`, `name=a`), read but not yet checked against
+/// an engine (`option.NAME` is for `cmd:` engines only).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineOption {
+    /// The key, trimmed.
+    pub key: String,
+    /// The value, trimmed.
+    pub value: String,
+}
+
+impl fmt::Display for EngineOption {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}={}", self.key, self.value)
+    }
+}
+
+impl FromStr for EngineOption {
+    type Err = String;
+
+    fn from_str(opt: &str) -> Result<EngineOption, String> {
+        let opt = opt.trim();
+        let (key, value) = opt.split_once('=').ok_or_else(|| format!("option {opt:?} is not key=value"))?;
+        Ok(EngineOption { key: key.trim().to_string(), value: value.trim().to_string() })
+    }
+}
+
+/// Engine options, in order: what follows an engine's first `;`, or what `--each` gives every
+/// engine of a match, read once and applied to each as a typed list.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EngineOptions(pub Vec<EngineOption>);
+
+impl EngineOptions {
+    /// Reads a `;`-separated list (`tc=10+0.1;timemargin=50`; a `;` inside quotes belongs to
+    /// a value); empty parts are skipped.
+    ///
+    /// # Errors
+    /// An unclosed quote, or a part that is not `key=value`.
+    fn parse_list(text: &str) -> Result<EngineOptions, String> {
+        split_unquoted(text)?
+            .iter()
+            .filter(|p| !p.trim().is_empty())
+            .map(|p| p.parse())
+            .collect::<Result<_, _>>()
+            .map(EngineOptions)
+    }
+
+    /// Adds `other`'s options after these.
+    pub fn extend(&mut self, other: EngineOptions) {
+        self.0.extend(other.0);
+    }
+}
+
+impl FromStr for EngineOptions {
+    type Err = EvalError;
+
+    fn from_str(text: &str) -> Result<EngineOptions, EvalError> {
+        EngineOptions::parse_list(text).map_err(|reason| EvalError::Spec { spec: text.to_string(), reason })
+    }
+}
+
+impl fmt::Display for EngineOptions {
+    /// `key=value;key=value`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, o) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(";")?;
+            }
+            write!(f, "{o}")?;
+        }
+        Ok(())
+    }
+}
+
+impl EngineSpec {
+    /// The engine of spec `text` with the options `extra` after its own, as if they ended its
+    /// text (`--each`): its recorded text ends in them.
+    ///
+    /// # Errors
+    /// [`EvalError::Spec`] naming the text (with `extra`) and the problem.
+    pub fn with_options(text: &str, extra: &EngineOptions) -> Result<EngineSpec, EvalError> {
+        let full =
+            if extra.0.is_empty() { text.trim().to_string() } else { format!("{};{extra}", text.trim()) };
+        let bad = |reason: String| EvalError::Spec { spec: full.clone(), reason };
+        let mut parts = split_unquoted(text).map_err(&bad)?.into_iter();
+        let head = parts.next().unwrap_or_default();
         let head = head.trim();
         if head.is_empty() {
             return Err(bad(
@@ -170,26 +257,28 @@ impl FromStr for EngineSpec {
             ));
         }
         let (mut kind, unlimited) = parse_head(head).map_err(&bad)?;
+        let own = parts
+            .filter(|p| !p.trim().is_empty())
+            .map(|p| p.parse::<EngineOption>())
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(&bad)?;
         let mut control = Control::default();
         let mut name = None;
-        for opt in options.iter().map(|o| o.trim()).filter(|p| !p.is_empty()) {
-            let (key, value) =
-                opt.split_once('=').ok_or_else(|| bad(format!("option {opt:?} is not key=value")))?;
-            let (key, value) = (key.trim(), value.trim());
+        for EngineOption { key, value } in own.iter().chain(&extra.0) {
             if key == "name" {
                 if value.is_empty() {
                     return Err(bad("name= is empty".into()));
                 }
-                name = Some(value.to_string());
+                name = Some(value.clone());
                 continue;
             }
             apply_option(&mut kind, &mut control, key, value).map_err(&bad)?;
         }
         if unlimited {
-            kind = limited_by_options(head, &mut control).map_err(&bad)?;
+            limit_by_options(&mut kind, &mut control).map_err(&bad)?;
         }
         let name = name.unwrap_or_else(|| head.to_string());
-        Ok(EngineSpec { name, kind, text: text.trim().to_string(), control })
+        Ok(EngineSpec { name, kind, text: full, control })
     }
 }
 
@@ -216,11 +305,9 @@ fn parse_head(head: &str) -> Result<(EngineKind, bool), String> {
             false,
         ));
     }
-    match head.parse::<PlayerSpec>() {
-        Ok(p) => Ok((EngineKind::Player(p), false)),
-        Err(SpecError::NoLimit) => Ok((EngineKind::Player(PlayerSpec::Random), true)),
-        Err(e) => Err(e.to_string()),
-    }
+    let player = PlayerSpec::parse_without_limit(head).map_err(|e| e.to_string())?;
+    let unlimited = matches!(&player, PlayerSpec::AlphaBeta(a) if !a.has_limit());
+    Ok((EngineKind::Player(player), unlimited))
 }
 
 /// Applies one `key=value` option other than `name`: a limit, or an `option.NAME` of a
@@ -246,10 +333,9 @@ fn apply_option(kind: &mut EngineKind, control: &mut Control, key: &str, value: 
     }
 }
 
-/// The player of a search spec `head` without a limit of its own, once the options gave
-/// `control` one (only the options' limits count, `spec_unlimited`: any placeholder depth
-/// will do).
-fn limited_by_options(head: &str, control: &mut Control) -> Result<EngineKind, String> {
+/// Limits the search without a limit of its own in `kind` once the options gave `control` one
+/// (only the options' limits count, `spec_unlimited`: any placeholder depth will do).
+fn limit_by_options(kind: &mut EngineKind, control: &mut Control) -> Result<(), String> {
     if !control.is_set() {
         return Err(format!(
             "{}; or give one as an engine option (;depth=N, ;nodes=N, ;st=SECONDS, ;tc=BASE+INC, --each ...)",
@@ -257,9 +343,10 @@ fn limited_by_options(head: &str, control: &mut Control) -> Result<EngineKind, S
         ));
     }
     control.spec_unlimited = true;
-    let sep = if head.contains(':') { ',' } else { ':' };
-    let spec = format!("{head}{sep}depth=1").parse().map_err(|e: SpecError| e.to_string())?;
-    Ok(EngineKind::Player(spec))
+    if let EngineKind::Player(PlayerSpec::AlphaBeta(a)) = kind {
+        a.depth = Some(1);
+    }
+    Ok(())
 }
 
 impl EngineSpec {
@@ -290,9 +377,8 @@ impl ExternalSpec {
     }
 }
 
-/// The engine part and the options of a spec: split on the `;` outside quotes (a quoted
-/// program path may hold one).
-fn split_options(text: &str) -> Result<(String, Vec<String>), String> {
+/// The parts of a spec: split on the `;` outside quotes (a quoted program path may hold one).
+fn split_unquoted(text: &str) -> Result<Vec<String>, String> {
     let mut parts = vec![String::new()];
     let mut quote = None;
     let mut chars = text.chars();
@@ -319,8 +405,7 @@ fn split_options(text: &str) -> Result<(String, Vec<String>), String> {
     if quote.is_some() {
         return Err("a quote is not closed".into());
     }
-    let head = parts.remove(0);
-    Ok((head, parts))
+    Ok(parts)
 }
 
 /// Splits a command line as a POSIX shell would, without expansions: words separated by
@@ -424,6 +509,27 @@ mod tests {
             let err = text.parse::<EngineSpec>().unwrap_err().to_string();
             assert!(err.contains(needle), "{text:?}: {err}");
         }
+    }
+
+    #[test]
+    fn options_for_every_engine_apply_as_typed_values() {
+        let each: EngineOptions = "st=0.1; name=x".parse().unwrap();
+        let mut all = EngineOptions::default();
+        all.extend(each);
+        all.extend("timemargin=50".parse().unwrap());
+        assert_eq!(all.to_string(), "st=0.1;name=x;timemargin=50");
+        let e = EngineSpec::with_options("alphabeta:eval=material;name=a", &all).unwrap();
+        assert_eq!((e.name.as_str(), e.control.movetime_ms, e.control.margin_ms), ("x", Some(100), Some(50)));
+        assert!(e.control.spec_unlimited);
+        assert_eq!(e.text, "alphabeta:eval=material;name=a;st=0.1;name=x;timemargin=50");
+        let EngineKind::Player(PlayerSpec::AlphaBeta(a)) = &e.kind else { panic!("alphabeta expected") };
+        assert_eq!(a.depth, Some(1));
+        let e = EngineSpec::with_options("cmd:x", &"depth=3;option.Hash=8".parse().unwrap()).unwrap();
+        let EngineKind::External(x) = &e.kind else { panic!("external expected") };
+        assert_eq!((x.depth, x.options.clone()), (Some(3), vec![("Hash".to_string(), "8".to_string())]));
+        assert!("depth".parse::<EngineOptions>().unwrap_err().to_string().contains("key=value"));
+        let err = EngineSpec::with_options("random", &"frob=1".parse().unwrap()).unwrap_err().to_string();
+        assert!(err.contains("random;frob=1") && err.contains("unknown option"), "{err}");
     }
 
     #[test]

@@ -31,11 +31,7 @@ impl SearchSpec {
     /// The spec's own errors (unknown key, bad value, no limit); `eval=` is refused by the
     /// configuration check, which names the field.
     pub fn parse(text: &str) -> Result<SearchSpec, SpecError> {
-        let text = text.trim().trim_matches(',');
-        match format!("alphabeta:{text}").parse::<PlayerSpec>()? {
-            PlayerSpec::AlphaBeta(a) => Ok(SearchSpec(a)),
-            PlayerSpec::Random | PlayerSpec::Greedy => Err(SpecError::NoLimit),
-        }
+        AlphaBetaSpec::from_params(text.trim().trim_matches(',')).map(SearchSpec)
     }
 
     /// The player searching with these limits and evaluator `eval`.

@@ -38,14 +38,6 @@ fn float32<'py>(py: Python<'py>, x: &Bound<'py, PyAny>) -> PyResult<Bound<'py, P
     Ok(a.cast_into::<PyArrayDyn<f32>>()?)
 }
 
-fn activation(name: &str) -> PyResult<Activation> {
-    match name {
-        "crelu" => Ok(Activation::ClippedRelu),
-        "relu" => Ok(Activation::Relu),
-        _ => Err(errors::value(format!("activation: {name:?} is not \"crelu\" or \"relu\""))),
-    }
-}
-
 #[pymethods]
 impl PyNetwork {
     /// Reads a network file (`.fnet`); raises OSError when it cannot be read, ValueError when
@@ -69,7 +61,8 @@ impl PyNetwork {
         activation: &str,
         encoding: &str,
     ) -> PyResult<PyNetwork> {
-        let activation = self::activation(activation)?;
+        let activation =
+            activation.parse::<Activation>().map_err(|e| errors::value(format!("activation: {e}")))?;
         let encoding = encoding.parse::<Encoding>().map_err(errors::value)?;
         let mut params = Vec::with_capacity(layers.len());
         let mut sizes = vec![encoding.inputs()];

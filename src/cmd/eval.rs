@@ -5,6 +5,7 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
+use fanorona_eval::spec::EngineOptions;
 use fanorona_eval::stats::{Anchor, SprtConfig};
 use fanorona_eval::{
     Adjudication, DrawRule, EngineSpec, MatchConfig, MatchReport, Mode, OpeningSource, Progress, ResignRule,
@@ -154,13 +155,11 @@ const MAX_CONCURRENCY: usize = 1024;
 
 impl MatchArgs {
     fn engines(&self) -> anyhow::Result<Vec<EngineSpec>> {
-        self.engines
-            .iter()
-            .map(|t| {
-                let text = self.each.iter().fold(t.clone(), |acc, e| format!("{acc};{e}"));
-                Ok(text.parse::<EngineSpec>()?)
-            })
-            .collect()
+        let mut each = EngineOptions::default();
+        for e in &self.each {
+            each.extend(e.parse::<EngineOptions>()?);
+        }
+        self.engines.iter().map(|t| Ok(EngineSpec::with_options(t, &each)?)).collect()
     }
 
     /// `--shard`, or the job array's task from the environment.

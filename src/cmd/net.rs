@@ -189,12 +189,12 @@ fn export(a: &ExportArgs) -> anyhow::Result<()> {
 }
 
 fn import(a: &ImportArgs) -> anyhow::Result<()> {
-    let activation = match a.activation.as_deref() {
-        None => None,
-        Some("crelu") => Some(Activation::ClippedRelu),
-        Some("relu") => Some(Activation::Relu),
-        Some(other) => return Err(bad_input("--activation", format!("{other:?} is not crelu or relu"))),
-    };
+    let activation = a
+        .activation
+        .as_deref()
+        .map(str::parse::<Activation>)
+        .transpose()
+        .map_err(|e| bad_input("--activation", e))?;
     let mut net = Network::read_safetensors(&a.file, activation)?;
     if let Some(d) = &a.description {
         net.set_description(d.clone());

@@ -234,15 +234,11 @@ impl TrainConfig {
     /// When the hidden sizes are invalid.
     pub fn architecture(&self) -> Result<Architecture, TrainError> {
         use fanorona_engine::nn::Activation;
-        let activation = match self.model.activation.as_str() {
-            "crelu" => Activation::ClippedRelu,
-            "relu" => Activation::Relu,
-            other => {
-                return Err(TrainError::Config(format!(
-                    "model.activation: `{other}` is not `crelu` or `relu`"
-                )));
-            }
-        };
+        let activation = self
+            .model
+            .activation
+            .parse::<Activation>()
+            .map_err(|e| TrainError::Config(format!("model.activation: {e}")))?;
         let encoding = self
             .model
             .encoding

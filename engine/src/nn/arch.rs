@@ -131,12 +131,33 @@ impl Activation {
         }
     }
 
+    /// Every activation.
+    pub const ALL: [Activation; 2] = [Activation::Relu, Activation::ClippedRelu];
+
     /// Its name in the architecture text (`relu`, `crelu`).
     pub const fn name(self) -> &'static str {
         match self {
             Activation::Relu => "relu",
             Activation::ClippedRelu => "crelu",
         }
+    }
+}
+
+impl FromStr for Activation {
+    type Err = FormatError;
+
+    /// `crelu` or `relu`, exactly: the one reading of every configuration, command and binding
+    /// that names an activation.
+    fn from_str(s: &str) -> Result<Activation, FormatError> {
+        Activation::ALL.into_iter().find(|a| a.name() == s).ok_or_else(|| {
+            FormatError::Architecture(format!("`{s}` is not an activation (`crelu` or `relu`)"))
+        })
+    }
+}
+
+impl fmt::Display for Activation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
     }
 }
 
@@ -304,7 +325,7 @@ impl FromStr for Architecture {
                 .map_err(|_| FormatError::Architecture(format!("`{n}` in `{s}` is not a bucket count")))?;
             return rest.parse::<Architecture>()?.with_buckets(buckets);
         }
-        for a in [Activation::Relu, Activation::ClippedRelu] {
+        for a in Activation::ALL {
             if let Some(rest) = s.strip_suffix(a.name()).and_then(|r| r.strip_suffix(':')) {
                 return rest.parse::<Architecture>().map(|arch| arch.with_activation(a));
             }
@@ -367,6 +388,12 @@ mod tests {
             assert_eq!(Activation::from_id(act.id()), Some(act));
         }
         assert_eq!(Activation::from_id(3), None);
+        for act in Activation::ALL {
+            assert_eq!(act.to_string().parse::<Activation>(), Ok(act));
+        }
+        assert_eq!("crelu".parse::<Activation>(), Ok(Activation::ClippedRelu));
+        let err = "tanh".parse::<Activation>().unwrap_err().to_string();
+        assert!(err.contains("`tanh` is not an activation (`crelu` or `relu`)"), "{err}");
         assert_eq!(Activation::ClippedRelu.apply(1.5), 1.0);
         assert_eq!(Activation::Relu.apply(1.5), 1.5);
         let lin: Architecture = "linear".parse().unwrap();
