@@ -37,6 +37,7 @@ mod turn;
 mod window;
 pub mod zobrist;
 
+pub use bad_input::{BadInput, bad_input};
 pub use bitboard::{Bitboard, BitboardIter};
 pub use color::{ByColor, Color};
 pub use direction::Direction;

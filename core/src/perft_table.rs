@@ -21,12 +21,13 @@ pub enum PerftTableError {
     #[error("{0} MiB is more than the {MAX_PERFT_HASH_MIB} MiB allowed")]
     TooLarge(usize),
     /// The allocator refused.
-    #[error("cannot allocate a {mib} MiB perft table: {reason}")]
+    #[error("cannot allocate a {mib} MiB perft table: {source}")]
     Allocation {
         /// The size asked for.
         mib: usize,
         /// Why (the allocator's words).
-        reason: String,
+        #[source]
+        source: TryReserveError,
     },
 }
 
@@ -95,7 +96,7 @@ impl PerftTable {
             return Err(PerftTableError::TooLarge(mib));
         }
         PerftTable::with_bytes((mib << 20) / n.max(1))
-            .map_err(|e| PerftTableError::Allocation { mib, reason: e.to_string() })
+            .map_err(|e| PerftTableError::Allocation { mib, source: e })
     }
 
     /// A table of at most `bytes` bytes (a power of two buckets).

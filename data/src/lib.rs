@@ -40,3 +40,7 @@ pub use writer::{AppendInfo, RecordWriter};
 /// The program name and version to put in headers: `fanorona-data <version>` unless the
 /// caller has its own.
 pub const PROGRAM: &str = concat!("fanorona ", env!("CARGO_PKG_VERSION"));
+
+// Every error type of the crate, each saying whether it is bad input (see
+// `fanorona_core::BadInput`): a test of the `fanorona` program fails when one is left off.
+fanorona_core::bad_input_errors!(DataError, RecordError, pgn::PgnError,);

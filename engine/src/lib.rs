@@ -20,3 +20,15 @@ pub use player::{Decision, Player};
 pub use rng::Rng;
 pub use search::{Limits, SearchResult, SearchRoot, Searcher};
 pub use spec::{AlphaBetaSpec, EvalSpec, PlayerSpec, SpecError};
+
+// Every error type of the crate, each saying whether it is bad input (see
+// `fanorona_core::BadInput`): a test of the `fanorona` program fails when one is left off.
+fanorona_core::bad_input_errors!(
+    SpecError,
+    nn::FormatError,
+    nn::NetError,
+    nn::QuantError,
+    protocol::CommandError,
+    search::TableError,
+    search::ThreadsError,
+);

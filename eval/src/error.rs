@@ -47,20 +47,22 @@ pub enum EvalError {
     #[error(transparent)]
     Data(#[from] DataError),
     /// The endgame tables for adjudication cannot be opened.
-    #[error("cannot open the endgame tables in {}: {reason}", dir.display())]
+    #[error("cannot open the endgame tables in {}: {source}", dir.display())]
     Tablebase {
         /// The directory.
         dir: PathBuf,
         /// Why.
-        reason: String,
+        #[source]
+        source: fanorona_tb::TbError,
     },
     /// The operating system refused to start the worker threads.
-    #[error("cannot start {threads} threads: {reason}")]
+    #[error("cannot start {threads} threads: {source}")]
     Threads {
         /// Threads asked for.
         threads: usize,
-        /// Why.
-        reason: String,
+        /// Why (the operating system's refusal).
+        #[source]
+        source: std::io::Error,
     },
     /// `eval merge` was given shards that do not belong together (or a bad output).
     #[error("cannot merge {}: {reason}", dir.display())]

@@ -27,3 +27,7 @@ pub use report::{FaultRecord, GameSummary, MatchReport, SprtReport, fmt_num};
 pub use runner::{MAX_GAMES, MatchConfig, Progress, run_match};
 pub use spec::{Clock, EngineKind, EngineSpec, ExternalSpec};
 pub use tournament::{Mode, Pairing, TournamentConfig, TournamentReport, run_tournament};
+
+// Every error type of the crate, each saying whether it is bad input (see
+// `fanorona_core::BadInput`): a test of the `fanorona` program fails when one is left off.
+fanorona_core::bad_input_errors!(EvalError, stats::ParseSprtError, stats::RatingError,);

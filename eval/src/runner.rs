@@ -221,7 +221,7 @@ pub fn run_match(
             first + done_pairs..end,
             |_| PairPlayer::new(&shared),
             |_, done| count.pair(done),
-            |e| EvalError::Threads { threads: workers, reason: e.to_string() },
+            |source| EvalError::Threads { threads: workers, source },
         )?;
     }
     if let Some(w) = saved.writer {
@@ -403,7 +403,7 @@ impl<'a> PairPlayer<'a> {
         let Shared { config, log, .. } = *shared;
         let tb =
             config.tb.as_deref().map(fanorona_engine::tablebase::open_shared).transpose().map_err(|e| {
-                EvalError::Tablebase { dir: config.tb.clone().unwrap_or_default(), reason: e.to_string() }
+                EvalError::Tablebase { dir: config.tb.clone().unwrap_or_default(), source: e }
             })?;
         let seats = [Seat::new(&config.engines[0], log)?, Seat::new(&config.engines[1], log)?];
         Ok(PairPlayer { shared, tb, seats: Some(seats) })

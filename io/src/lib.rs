@@ -15,3 +15,7 @@ pub mod output;
 pub use atomic::{sync_dir, write_atomic, write_atomic_with};
 pub use error::IoError;
 pub use output::{Existing, Output, part_path};
+
+// Every error type of the crate, each saying whether it is bad input (see
+// `fanorona_core::BadInput`): a test of the `fanorona` program fails when one is left off.
+fanorona_core::bad_input_errors!(IoError,);

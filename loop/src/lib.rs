@@ -25,3 +25,7 @@ pub use records::{Best, Event, RunRecord};
 pub use report::{GenerationSummary, Summary};
 pub use run::{finished, run};
 pub use stage::Stage;
+
+// Every error type of the crate, each saying whether it is bad input (see
+// `fanorona_core::BadInput`): a test of the `fanorona` program fails when one is left off.
+fanorona_core::bad_input_errors!(LoopError,);

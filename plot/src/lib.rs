@@ -61,3 +61,7 @@ pub enum PlotError {
         source: fanorona_io::IoError,
     },
 }
+
+// Every error type of the crate, each saying whether it is bad input (see
+// `fanorona_core::BadInput`): a test of the `fanorona` program fails when one is left off.
+fanorona_core::bad_input_errors!(PlotError,);

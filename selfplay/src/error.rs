@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use fanorona_data::DataError;
 use fanorona_engine::SpecError;
+use fanorona_tb::TbError;
 
 impl SelfplayError {
     /// Whether the error is the user's input's fault (bad arguments, an output that may not be
@@ -39,12 +40,13 @@ pub enum SelfplayError {
         source: SpecError,
     },
     /// The endgame tables cannot be opened.
-    #[error("cannot open the endgame tables in {}: {reason}", dir.display())]
+    #[error("cannot open the endgame tables in {}: {source}", dir.display())]
     Tablebase {
         /// The directory.
         dir: std::path::PathBuf,
         /// Why.
-        reason: String,
+        #[source]
+        source: TbError,
     },
     /// A player answered with a turn that is not legal (an engine bug).
     #[error("game {game}, turn {ply}: player {player} chose {mv}, which is not legal in {position}")]
@@ -72,12 +74,13 @@ pub enum SelfplayError {
         what: String,
     },
     /// The thread pool could not be built.
-    #[error("cannot start {threads} threads: {what}")]
+    #[error("cannot start {threads} threads: {source}")]
     Threads {
         /// Threads asked for.
         threads: usize,
-        /// Why.
-        what: String,
+        /// Why (the operating system's refusal).
+        #[source]
+        source: std::io::Error,
     },
     /// An I/O operation outside the record file (renaming the output).
     #[error("{path}: {source}")]

@@ -109,7 +109,7 @@ pub fn generate(
             });
             Ok(ControlFlow::Continue(()))
         },
-        |e| SelfplayError::Threads { threads, what: e.to_string() },
+        |source| SelfplayError::Threads { threads, source },
     );
     if let Err(e) = written {
         let _ = writer.flush();

@@ -28,3 +28,7 @@ pub use generate::{Start, generate, part_path};
 pub use play::{PlayerCache, game_seed, play_game, play_game_with};
 pub use shard::{SHARD_COUNT_ENV, SHARD_PLACEHOLDER, Shard, ShardGames};
 pub use summary::{Progress, Summary};
+
+// Every error type of the crate, each saying whether it is bad input (see
+// `fanorona_core::BadInput`): a test of the `fanorona` program fails when one is left off.
+fanorona_core::bad_input_errors!(SelfplayError,);

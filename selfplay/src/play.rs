@@ -74,7 +74,7 @@ pub fn play_game_with(
     let tb = match &config.tb {
         Some(dir) => Some(
             fanorona_engine::tablebase::open_shared(dir)
-                .map_err(|e| SelfplayError::Tablebase { dir: dir.clone(), reason: e.to_string() })?,
+                .map_err(|e| SelfplayError::Tablebase { dir: dir.clone(), source: e })?,
         ),
         None => None,
     };

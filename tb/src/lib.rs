@@ -44,3 +44,7 @@ pub use signature::{MAX_TB_STONES, Signature};
 pub use table::Table;
 pub use tablebase::Tablebase;
 pub use value::{MAX_DTC, Value, Wdl};
+
+// Every error type of the crate, each saying whether it is bad input (see
+// `fanorona_core::BadInput`): a test of the `fanorona` program fails when one is left off.
+fanorona_core::bad_input_errors!(ProbeError, TbError,);

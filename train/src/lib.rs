@@ -29,3 +29,7 @@ pub use throughput::{Throughput, measure_throughput};
 
 /// Re-exported so callers can build tensors for [`ValueNet`] without naming burn themselves.
 pub use burn;
+
+// Every error type of the crate, each saying whether it is bad input (see
+// `fanorona_core::BadInput`): a test of the `fanorona` program fails when one is left off.
+fanorona_core::bad_input_errors!(TrainError,);

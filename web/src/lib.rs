@@ -24,3 +24,13 @@ pub mod upload;
 pub use error::ApiError;
 pub use server::{Config, DEFAULT_ENGINE, ServeError, Server};
 pub use timeouts::Timeouts;
+
+// Every error type of the crate, each saying whether it is bad input (see
+// `fanorona_core::BadInput`): a test of the `fanorona` program fails when one is left off.
+fanorona_core::bad_input_errors!(
+    ApiError,
+    ServeError,
+    catalog::CatalogError,
+    http::ReadError,
+    levels::UnknownLevel,
+);

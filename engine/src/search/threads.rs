@@ -21,6 +21,13 @@ pub enum ThreadsError {
     },
 }
 
+impl ThreadsError {
+    /// Always `true`: the count comes from the caller (an option or a spec).
+    pub fn is_bad_input(&self) -> bool {
+        true
+    }
+}
+
 /// The threads this machine runs at once (at most [`MAX_THREADS`]; [`MAX_THREADS`] when the
 /// system cannot tell).
 pub fn available_threads() -> usize {

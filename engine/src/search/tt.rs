@@ -112,12 +112,20 @@ pub struct Hit {
 
 /// A table of `mib` MiB that cannot be had.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("cannot allocate a {mib} MiB transposition table: {reason}")]
+#[error("cannot allocate a {mib} MiB transposition table: {source}")]
 pub struct TableError {
     /// The size asked for.
     pub mib: usize,
     /// Why (the allocator's words).
-    pub reason: String,
+    #[source]
+    pub source: TryReserveError,
+}
+
+impl TableError {
+    /// Always `true`: the size comes from the caller (an option or a spec).
+    pub fn is_bad_input(&self) -> bool {
+        true
+    }
 }
 
 /// A fixed-size table of single-entry buckets, indexed by the hash's low bits. Shared by
@@ -165,7 +173,7 @@ impl TranspositionTable {
     pub fn try_new(mib: usize) -> Result<TranspositionTable, TableError> {
         allocate(slots_for(mib))
             .map(TranspositionTable::from_slots)
-            .map_err(|e| TableError { mib, reason: e.to_string() })
+            .map_err(|e| TableError { mib, source: e })
     }
 
     fn from_slots(slots: Vec<Slot>) -> TranspositionTable {
