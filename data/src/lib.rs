@@ -5,6 +5,7 @@ mod codec;
 pub mod distinct;
 mod error;
 mod fastdecode;
+mod find;
 mod game_id;
 mod header;
 mod merge;
@@ -26,6 +27,7 @@ pub use error::{DataError, RecordError};
 /// for the callers that know them from this crate.
 pub use fanorona_io::output;
 pub use fanorona_io::{Existing, IoError, Output};
+pub use find::{FindError, MAX_FIND_DEPTH, Visited, find_record_files, is_record_file};
 pub use game_id::GameId;
 pub use header::{FORMAT_VERSION, Header, Kind, MAGIC, MAX_HEADER_LEN, MAX_RECORD_LEN};
 pub use merge::{MergeReport, merge};
@@ -43,4 +45,4 @@ pub const PROGRAM: &str = concat!("fanorona ", env!("CARGO_PKG_VERSION"));
 
 // Every error type of the crate, each saying whether it is bad input (see
 // `fanorona_core::BadInput`): a test of the `fanorona` program fails when one is left off.
-fanorona_core::bad_input_errors!(DataError, RecordError, pgn::PgnError,);
+fanorona_core::bad_input_errors!(DataError, FindError, RecordError, pgn::PgnError,);

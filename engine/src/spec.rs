@@ -486,17 +486,26 @@ impl PlayerSpec {
         Ok(match self {
             PlayerSpec::Random => Box::new(RandomPlayer::new(seed)),
             PlayerSpec::Greedy => Box::new(GreedyPlayer::new(seed)),
-            PlayerSpec::AlphaBeta(a) => {
-                let searcher = a.searcher(a.evaluator(seed)?)?;
-                let mut player = AlphaBetaPlayer::with_searcher(a.limits(), searcher, self.to_string());
-                if let Some(dir) = &a.tb {
-                    let tb = crate::tablebase::open_shared(dir)
-                        .map_err(|e| SpecError::Tablebase { path: dir.clone(), reason: e.to_string() })?;
-                    player.searcher_mut().set_tablebase(Some(tb));
-                }
-                Box::new(player)
-            }
+            PlayerSpec::AlphaBeta(a) => Box::new(a.player(seed, self.to_string())?),
         })
+    }
+}
+
+impl AlphaBetaSpec {
+    /// The alpha-beta player of these settings named `name`, seeded with `seed` (what
+    /// [`PlayerSpec::build`] boxes): its evaluator, table, threads and endgame tables.
+    ///
+    /// # Errors
+    /// As [`PlayerSpec::build`].
+    pub fn player(&self, seed: u64, name: String) -> Result<AlphaBetaPlayer, SpecError> {
+        let searcher = self.searcher(self.evaluator(seed)?)?;
+        let mut player = AlphaBetaPlayer::with_searcher(self.limits(), searcher, name);
+        if let Some(dir) = &self.tb {
+            let tb = crate::tablebase::open_shared(dir)
+                .map_err(|e| SpecError::Tablebase { path: dir.clone(), reason: e.to_string() })?;
+            player.searcher_mut().set_tablebase(Some(tb));
+        }
+        Ok(player)
     }
 }
 

@@ -5,9 +5,7 @@
 //! kept in memory only up to [`VALIDATION_MEMORY`] bytes ([`ValidationSet`]), so that an epoch
 //! reads every file once.
 
-use std::collections::HashSet;
-use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use fanorona_core::Position;
@@ -60,79 +58,13 @@ pub fn expand_inputs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, TrainError> {
         let input = |error| TrainError::Input { path: p.clone(), error };
         let meta = std::fs::metadata(p).map_err(input)?;
         if meta.is_dir() {
-            let mut visited = HashSet::new();
-            walk(p, 0, &mut visited, &mut out)?;
+            fanorona_data::find_record_files(p, &mut fanorona_data::Visited::default(), &mut out)
+                .map_err(|e| TrainError::Input { path: e.path, error: e.source })?;
         } else {
             out.push(p.clone());
         }
     }
     Ok(out)
-}
-
-/// Directory levels followed at most.
-const MAX_DEPTH: usize = 32;
-
-/// A directory's identity: (device, inode).
-type DirId = (u64, u64);
-
-/// Adds the record files under `dir`, in path order. Symbolic links are followed, but each
-/// directory is walked once (`visited`: a link back up the tree ends there), and only regular
-/// files are opened (a FIFO, socket or device is skipped unopened: opening a FIFO would block).
-fn walk(
-    dir: &Path,
-    depth: usize,
-    visited: &mut HashSet<DirId>,
-    out: &mut Vec<PathBuf>,
-) -> Result<(), TrainError> {
-    let input = |error| TrainError::Input { path: dir.to_path_buf(), error };
-    let meta = std::fs::metadata(dir).map_err(input)?;
-    if let Some(id) = dir_id(&meta)
-        && !visited.insert(id)
-    {
-        return Ok(());
-    }
-    let mut entries = Vec::new();
-    for entry in std::fs::read_dir(dir).map_err(input)? {
-        let entry = entry.map_err(input)?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if name.starts_with('.') || name.ends_with(".tmp") || name.ends_with(".part") {
-            continue;
-        }
-        entries.push(entry.path());
-    }
-    entries.sort();
-    for path in entries {
-        // Through symbolic links; a dangling link is skipped.
-        let Ok(meta) = std::fs::metadata(&path) else { continue };
-        if meta.is_dir() {
-            if depth < MAX_DEPTH {
-                walk(&path, depth + 1, visited, out)?;
-            }
-        } else if meta.is_file() && is_record_file(&path) {
-            out.push(path);
-        }
-    }
-    Ok(())
-}
-
-/// A directory's (device, inode); `None` where the platform has none (the depth bound
-/// then ends a loop).
-#[cfg(unix)]
-fn dir_id(meta: &std::fs::Metadata) -> Option<DirId> {
-    use std::os::unix::fs::MetadataExt;
-    Some((meta.dev(), meta.ino()))
-}
-
-#[cfg(not(unix))]
-fn dir_id(_: &std::fs::Metadata) -> Option<DirId> {
-    None
-}
-
-/// Whether `path` starts with the record format's magic bytes.
-fn is_record_file(path: &Path) -> bool {
-    let mut magic = [0u8; 8];
-    std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut magic)).is_ok()
-        && magic == fanorona_data::MAGIC
 }
 
 /// The record files of a run and how to read samples from them.

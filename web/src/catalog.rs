@@ -8,16 +8,13 @@ use std::io::{BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use fanorona_data::{GameRecord, Header, RecordReader};
+use fanorona_data::{GameRecord, Header, RecordReader, Visited};
 
 use crate::error::{ApiError, ApiResult};
 
 /// The most games indexed per file: summaries beyond are not listed (the games can still be
 /// opened by number).
 pub const MAX_INDEXED: usize = 2_000_000;
-
-/// Directory levels followed at most.
-const MAX_DEPTH: usize = 32;
 
 /// Uploaded files kept at most; a newer one drops the oldest.
 pub const MAX_UPLOADS: usize = 8;
@@ -146,13 +143,17 @@ impl Catalog {
     /// directory cannot be listed.
     pub fn new(paths: &[PathBuf]) -> Result<Catalog, CatalogError> {
         let mut files = Vec::new();
-        let mut seen = Seen::default();
+        // Each directory walked and each file found listed once, however many links lead there.
+        let (mut dirs, mut found_files) = (Visited::default(), Visited::default());
         for p in paths {
             let meta = std::fs::metadata(p).map_err(|source| CatalogError { path: p.clone(), source })?;
             if meta.is_dir() {
-                if seen.first(&meta) {
-                    walk(p, 0, &mut seen, &mut files)?;
-                }
+                let mut found = Vec::new();
+                fanorona_data::find_record_files(p, &mut dirs, &mut found)
+                    .map_err(|e| CatalogError { path: e.path, source: e.source })?;
+                files.extend(
+                    found.into_iter().filter(|f| std::fs::metadata(f).is_ok_and(|m| found_files.first(&m))),
+                );
             } else if meta.is_file() {
                 files.push(p.clone());
             } else {
@@ -367,60 +368,4 @@ fn index_of<R: Read>(mut reader: RecordReader<R>) -> FileIndex {
         });
     }
     FileIndex { header, games, offsets, header_end, truncated, error }
-}
-
-/// The directories and files a walk has visited, by device and inode.
-#[derive(Debug, Default)]
-struct Seen(std::collections::HashSet<(u64, u64)>);
-
-impl Seen {
-    /// Whether `meta` is of a directory or file not visited yet (now visited). Off Unix,
-    /// where there is no inode to compare, every one is new.
-    fn first(&mut self, meta: &std::fs::Metadata) -> bool {
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::MetadataExt;
-            self.0.insert((meta.dev(), meta.ino()))
-        }
-        #[cfg(not(unix))]
-        {
-            let _ = meta;
-            true
-        }
-    }
-}
-
-/// Adds the record files under `dir`, in path order: regular files (symbolic links followed)
-/// that start with the magic bytes, and those under directories not visited yet, down to
-/// [`MAX_DEPTH`] levels. Nothing but a regular file is opened.
-fn walk(dir: &Path, depth: usize, seen: &mut Seen, out: &mut Vec<PathBuf>) -> Result<(), CatalogError> {
-    let err = |source| CatalogError { path: dir.to_path_buf(), source };
-    let mut paths = Vec::new();
-    for entry in std::fs::read_dir(dir).map_err(err)? {
-        let entry = entry.map_err(err)?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if !(name.starts_with('.') || name.ends_with(".tmp") || name.ends_with(".part")) {
-            paths.push(entry.path());
-        }
-    }
-    paths.sort();
-    for path in paths {
-        // What the entry is, through symbolic links; a broken link is skipped.
-        let Ok(meta) = std::fs::metadata(&path) else { continue };
-        if meta.is_dir() {
-            if depth < MAX_DEPTH && seen.first(&meta) {
-                walk(&path, depth + 1, seen, out)?;
-            }
-        } else if meta.is_file() && has_magic(&path) && seen.first(&meta) {
-            out.push(path);
-        }
-    }
-    Ok(())
-}
-
-/// Whether the regular file `path` starts with the record files' magic bytes.
-fn has_magic(path: &Path) -> bool {
-    let mut magic = [0u8; 8];
-    std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut magic)).is_ok()
-        && magic == fanorona_data::MAGIC
 }

@@ -56,8 +56,20 @@ impl Player for AlphaBetaPlayer {
     }
 
     fn choose_within(&mut self, game: &Game, limits: Limits) -> Decision {
+        self.decide(game, limits, Arc::new(AtomicBool::new(false)))
+    }
+}
+
+impl AlphaBetaPlayer {
+    /// As [`Player::choose`], but the search ends early, with its best turn so far, once `stop`
+    /// is set (a server whose client has gone).
+    pub fn choose_until(&mut self, game: &Game, stop: Arc<AtomicBool>) -> Decision {
+        self.decide(game, self.limits, stop)
+    }
+
+    fn decide(&mut self, game: &Game, limits: Limits, stop: Arc<AtomicBool>) -> Decision {
         let root = SearchRoot::from_game(game);
-        let r = self.searcher.search(&root, limits, Arc::new(AtomicBool::new(false)), &mut |_| {});
+        let r = self.searcher.search(&root, limits, stop, &mut |_| {});
         let mv = r.best.unwrap_or_else(|| panic!("choose called on a position without legal turns"));
         Decision { mv, score: Some(r.score), depth: Some(r.depth), nodes: r.nodes, pv: r.pv, root: r.root }
     }

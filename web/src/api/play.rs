@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use fanorona_core::{Game, IllegalMoveError, MoveError, Point, Position};
-use fanorona_engine::{AlphaBetaSpec, Decision, PlayerSpec, SearchRoot, SpecError};
+use fanorona_engine::{Player, PlayerSpec, SpecError};
 use serde_json::{Value, json};
 
 use super::views;
@@ -93,15 +93,18 @@ pub fn engine_turn(
     }
     let _slot = if super::bounds::needs_slot(spec) { Some(slots.acquire()?) } else { None };
     let bad = |e: SpecError| ApiError::bad(format!("engine {spec}: {e}"));
+    // A game not over has a legal turn (no turn at all ends it).
     let (name, d) = match spec {
-        PlayerSpec::AlphaBeta(ab) => (spec.to_string(), search_turn(&game, ab, seed, stop).map_err(bad)?),
+        PlayerSpec::AlphaBeta(ab) => {
+            let mut player = ab.player(seed, spec.to_string()).map_err(bad)?;
+            (player.name(), player.choose_until(&game, stop))
+        }
         _ => {
             let mut player = spec.build(seed).map_err(bad)?;
             player.new_game();
-            (player.name(), Some(player.choose(&game)))
+            (player.name(), player.choose(&game))
         }
     };
-    let d = d.ok_or_else(|| ApiError::internal(format!("engine {spec} found no turn")))?;
     let before = *game.position();
     let turn = views::turn(&before, &d.mv);
     let pv = super::search::pv_text(&before, &d.pv);
@@ -110,34 +113,5 @@ pub fn engine_turn(
         "engine": name, "turn": turn, "score": d.score,
         "score_text": d.score.map(super::search::score_text), "depth": d.depth, "nodes": d.nodes, "pv": pv,
         "after": views::position(&game),
-    }))
-}
-
-/// The turn an alpha-beta `ab` (seeded with `seed`) chooses in `game`, as its player would
-/// ([`PlayerSpec::build`]), its search stopping early when `stop` is set; `None` without a
-/// legal turn.
-///
-/// # Errors
-/// When the searcher cannot be built or the tables opened.
-fn search_turn(
-    game: &Game,
-    ab: &AlphaBetaSpec,
-    seed: u64,
-    stop: Arc<AtomicBool>,
-) -> Result<Option<Decision>, SpecError> {
-    let mut searcher = ab.searcher(ab.evaluator(seed)?)?;
-    if let Some(dir) = &ab.tb {
-        let tb = fanorona_engine::tablebase::open_shared(dir)
-            .map_err(|e| SpecError::Tablebase { path: dir.clone(), reason: e.to_string() })?;
-        searcher.set_tablebase(Some(tb));
-    }
-    let r = searcher.search(&SearchRoot::from_game(game), ab.limits(), stop, &mut |_| {});
-    Ok(r.best.map(|mv| Decision {
-        mv,
-        score: Some(r.score),
-        depth: Some(r.depth),
-        nodes: r.nodes,
-        pv: r.pv,
-        root: r.root,
     }))
 }
