@@ -83,6 +83,7 @@ fn build(who: &Who, seed: u64) -> Box<dyn Player> {
                 tb: None,
                 qwidth: 0,
                 noise: 0,
+                book: None,
             };
             Box::new(AlphaBetaPlayer::new(
                 spec,

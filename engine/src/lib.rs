@@ -2,6 +2,7 @@
 //! plain-Rust inference, and the engine text protocol.
 
 pub mod bench;
+pub mod book;
 pub mod eval;
 pub mod nn;
 pub mod player;

@@ -63,6 +63,9 @@ pub struct AlphaBetaSpec {
     /// is one stone; 0, the default: none), a fixed pseudo-random one per position and seed
     /// ([`Noisy`]), to weaken the player; at most [`MAX_NOISE`].
     pub noise: u32,
+    /// An opening book to play from while it holds the position (`book=FILE`, from
+    /// `fanorona book build`), if any.
+    pub book: Option<PathBuf>,
 }
 
 impl AlphaBetaSpec {
@@ -238,6 +241,14 @@ pub enum SpecError {
         /// Why.
         reason: String,
     },
+    /// The opening book could not be opened.
+    #[error("cannot open the opening book {path}: {reason}")]
+    Book {
+        /// The file.
+        path: PathBuf,
+        /// Why (the book's own message: the byte of a damaged file).
+        reason: String,
+    },
 }
 
 impl EvalSpec {
@@ -361,6 +372,7 @@ fn parse_alphabeta(params: &str) -> Result<AlphaBetaSpec, SpecError> {
         tb: None,
         qwidth: 0,
         noise: 0,
+        book: None,
     };
     let mut seen: Vec<&str> = Vec::new();
     for part in params.split(',').map(str::trim).filter(|p| !p.is_empty()) {
@@ -401,11 +413,21 @@ fn parse_alphabeta(params: &str) -> Result<AlphaBetaSpec, SpecError> {
                 }
                 spec.tb = Some(PathBuf::from(value));
             }
+            "book" => {
+                if value.is_empty() {
+                    return Err(SpecError::BadValue {
+                        key: key.into(),
+                        value: value.into(),
+                        reason: "needs a book file (from fanorona book build)".into(),
+                    });
+                }
+                spec.book = Some(PathBuf::from(value));
+            }
             _ => {
                 return Err(SpecError::UnknownKey {
                     kind: "alphabeta".into(),
                     key: key.to_string(),
-                    expected: "depth, nodes, movetime, hash, threads, eval, tb, qwidth, noise",
+                    expected: "depth, nodes, movetime, hash, threads, eval, tb, qwidth, noise, book",
                 });
             }
         }
@@ -457,7 +479,7 @@ impl PlayerSpec {
 
 impl fmt::Display for PlayerSpec {
     /// The canonical text: `alphabeta:` then depth, nodes, movetime, hash, threads, qwidth and
-    /// noise (when not the default), eval and tb (when set), in that order.
+    /// noise (when not the default), eval, tb and book (when set), in that order.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PlayerSpec::Random => f.write_str("random"),
@@ -468,6 +490,9 @@ impl fmt::Display for PlayerSpec {
                 write!(f, "eval={}", a.eval)?;
                 if let Some(tb) = &a.tb {
                     write!(f, ",tb={}", tb.display())?;
+                }
+                if let Some(book) = &a.book {
+                    write!(f, ",book={}", book.display())?;
                 }
                 Ok(())
             }
@@ -505,6 +530,11 @@ impl AlphaBetaSpec {
                 .map_err(|e| SpecError::Tablebase { path: dir.clone(), reason: e.to_string() })?;
             player.searcher_mut().set_tablebase(Some(tb));
         }
+        if let Some(path) = &self.book {
+            let book = crate::book::open_shared(path)
+                .map_err(|e| SpecError::Book { path: path.clone(), reason: e.to_string() })?;
+            player.set_book(Some(book));
+        }
         Ok(player)
     }
 }
@@ -534,6 +564,13 @@ mod tests {
         );
         round_trip("alphabeta:depth=2,hash=0", "alphabeta:depth=2,hash=0,eval=handcrafted");
         round_trip("alphabeta:tb=/tmp/tables,depth=2", "alphabeta:depth=2,eval=handcrafted,tb=/tmp/tables");
+        round_trip(
+            "alphabeta:book=/tmp/b.fbk,depth=2,tb=/tmp/tables",
+            "alphabeta:depth=2,eval=handcrafted,tb=/tmp/tables,book=/tmp/b.fbk",
+        );
+        assert!(matches!("alphabeta:depth=2,book=".parse::<PlayerSpec>(), Err(SpecError::BadValue { .. })));
+        let missing: PlayerSpec = "alphabeta:depth=2,book=/nonexistent/b.fbk".parse().unwrap();
+        assert!(matches!(missing.build(1), Err(SpecError::Book { .. })));
         round_trip(
             "alphabeta:threads=2,hash=8,movetime=50",
             "alphabeta:movetime=50,hash=8,threads=2,eval=handcrafted",

@@ -72,6 +72,9 @@ pub enum EvalError {
         /// Why.
         reason: String,
     },
+    /// An opening book (`--openings book:FILE`) cannot be read.
+    #[error("openings: {0}")]
+    Book(#[from] fanorona_book::BookError),
     /// `--resume` found no match it can continue.
     #[error("cannot resume from {}: {reason}", dir.display())]
     Resume {
@@ -93,6 +96,7 @@ impl EvalError {
             | EvalError::Merge { .. }
             | EvalError::Tablebase { .. } => true,
             EvalError::Data(d) => d.is_bad_input(),
+            EvalError::Book(b) => b.is_bad_input(),
             EvalError::EngineStart { .. } | EvalError::Io { .. } | EvalError::Threads { .. } => false,
         }
     }

@@ -34,6 +34,24 @@ pub enum OpeningSource {
         /// Turns of each line played at most.
         plies: Option<u32>,
     },
+    /// `book:FILE[,plies=K][,min=N][,score=LO-HI]`: the positions an opening book's lines
+    /// reach in K turns (default 8) from the start position, each turn played in at least N
+    /// games (default: the book's own minimum), whose side ahead scores between LO and HI in
+    /// the book's games (default 0.5-1: all; `score=0.5-0.6` keeps balanced openings,
+    /// `score=0.6-0.8` unbalanced ones, each played with both colours), undecided (as
+    /// `random:`, at most 2 stones apart), the most played first, cycled.
+    FromBook {
+        /// The book file.
+        path: PathBuf,
+        /// Turns from the start position.
+        plies: u32,
+        /// Fewest games of each turn (0: the book's minimum).
+        min_games: u32,
+        /// Lowest score of the side ahead, in thousandths (500 to 1000).
+        lo: u32,
+        /// Highest score of the side ahead, in thousandths.
+        hi: u32,
+    },
     /// `random:plies=K[,imbalance=N]`: K uniformly random turns from the start position, each
     /// opening distinct, skipping positions already decided: the game over, a side ahead by
     /// more than N stones (default 2), or the side to move able to win at once.
@@ -56,6 +74,9 @@ impl FromStr for OpeningSource {
         }
         if t.starts_with("file=") {
             return parse_book(t);
+        }
+        if let Some(rest) = t.strip_prefix("book:") {
+            return parse_from_book(t, rest);
         }
         let Some(params) = t.strip_prefix("random:").or(if t == "random" { Some("") } else { None }) else {
             return if t.is_empty() {
@@ -80,6 +101,43 @@ impl FromStr for OpeningSource {
         }
         Ok(OpeningSource::Random { plies, imbalance })
     }
+}
+
+/// `book:FILE[,plies=K][,min=N][,score=LO-HI]`.
+fn parse_from_book(t: &str, rest: &str) -> Result<OpeningSource, EvalError> {
+    let bad = |reason: String| EvalError::Openings { source_name: t.to_string(), reason };
+    let mut parts = rest.split(',').map(str::trim);
+    let path = parts.next().filter(|p| !p.is_empty()).ok_or_else(|| bad("book: needs a file".into()))?;
+    let (mut plies, mut min_games, mut lo, mut hi) = (8, 0, 500, 1000);
+    for part in parts.filter(|p| !p.is_empty()) {
+        let (k, v) = part.split_once('=').ok_or_else(|| bad(format!("{part:?} is not key=value")))?;
+        let number = |v: &str| v.trim().parse::<u32>().map_err(|_| bad(format!("{k}={v:?} is not a number")));
+        match k.trim() {
+            "plies" => plies = number(v)?,
+            "min" => min_games = number(v)?,
+            "score" => {
+                (lo, hi) = score_band(v).ok_or_else(|| {
+                    bad(format!("score={v:?}: expected LO-HI, two scores from 0.5 to 1 (e.g. 0.5-0.6)"))
+                })?
+            }
+            other => return Err(bad(format!("unknown key {other:?} (expected plies, min, score)"))),
+        }
+    }
+    if plies == 0 || plies > 40 {
+        return Err(bad("plies must be between 1 and 40".into()));
+    }
+    Ok(OpeningSource::FromBook { path: PathBuf::from(path), plies, min_games, lo, hi })
+}
+
+/// `LO-HI`, two scores between 0.5 and 1 with LO <= HI, in thousandths.
+fn score_band(v: &str) -> Option<(u32, u32)> {
+    let (lo, hi) = v.split_once('-')?;
+    let milli = |s: &str| {
+        let x: f64 = s.trim().parse().ok()?;
+        (0.5..=1.0).contains(&x).then(|| (x * 1000.0).round() as u32)
+    };
+    let (lo, hi) = (milli(lo)?, milli(hi)?);
+    (lo <= hi).then_some((lo, hi))
 }
 
 /// `file=F order=... start=K plies=P` (words split as a shell would: `file='my book.txt'`).
@@ -134,6 +192,16 @@ impl fmt::Display for OpeningSource {
             OpeningSource::Random { plies, imbalance } => {
                 write!(f, "random:plies={plies},imbalance={imbalance}")
             }
+            OpeningSource::FromBook { path, plies, min_games, lo, hi } => {
+                let milli = |x: u32| format!("{}", f64::from(x) / 1000.0);
+                write!(
+                    f,
+                    "book:{},plies={plies},min={min_games},score={}-{}",
+                    path.display(),
+                    milli(*lo),
+                    milli(*hi)
+                )
+            }
         }
     }
 }
@@ -148,7 +216,9 @@ impl OpeningSource {
         match self {
             OpeningSource::File(path) => Ok(read_book(path, None)?.duplicates),
             OpeningSource::Book { path, plies, .. } => Ok(read_book(path, *plies)?.duplicates),
-            OpeningSource::Start | OpeningSource::Random { .. } => Ok(Vec::new()),
+            OpeningSource::Start | OpeningSource::Random { .. } | OpeningSource::FromBook { .. } => {
+                Ok(Vec::new())
+            }
         }
     }
 }
@@ -349,6 +419,7 @@ impl Openings {
                 all.rotate_left(k);
                 Lazy::File(all)
             }
+            OpeningSource::FromBook { .. } => Lazy::File(book_positions(source)?),
             OpeningSource::Random { plies, imbalance } => Lazy::Random {
                 plies: *plies,
                 imbalance: *imbalance,
@@ -382,6 +453,35 @@ impl Openings {
             }
         }
     }
+}
+
+/// The openings of a [`OpeningSource::FromBook`]: the book's positions after its turns, within
+/// the score band and undecided, the most played first.
+fn book_positions(source: &OpeningSource) -> Result<Vec<Position>, EvalError> {
+    let OpeningSource::FromBook { path, plies, min_games, lo, hi } = source else {
+        return Ok(Vec::new());
+    };
+    let book = fanorona_book::Book::open(path)?;
+    let min = if *min_games == 0 { book.header().min_games } else { *min_games };
+    let all = fanorona_book::book_openings(&book, *plies, min)?;
+    let found = all.len();
+    let kept: Vec<Position> =
+        fanorona_book::within_band(all, f64::from(*lo) / 1000.0, f64::from(*hi) / 1000.0)
+            .into_iter()
+            .map(|o| o.position)
+            .filter(|p| is_undecided(p, 2))
+            .collect();
+    if kept.is_empty() {
+        return Err(EvalError::Openings {
+            source_name: source.to_string(),
+            reason: format!(
+                "none of the {found} positions the book reaches in {plies} turns (each played in at least {min} games) is undecided with its side ahead scoring {}-{}",
+                f64::from(*lo) / 1000.0,
+                f64::from(*hi) / 1000.0
+            ),
+        });
+    }
+    Ok(kept)
 }
 
 /// The next distinct undecided random opening; at most 1000 + 200 per opening attempts in all.
@@ -418,6 +518,28 @@ fn next_random(st: &mut RandomState, plies: u32, imbalance: u32, wanted: u64) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn book_sources_parse_and_print_back() {
+        let src: OpeningSource = "book:b.fbk,plies=4,score=0.6-0.8".parse().unwrap();
+        assert_eq!(
+            src,
+            OpeningSource::FromBook { path: "b.fbk".into(), plies: 4, min_games: 0, lo: 600, hi: 800 }
+        );
+        assert_eq!(src.to_string(), "book:b.fbk,plies=4,min=0,score=0.6-0.8");
+        assert_eq!(src.to_string().parse::<OpeningSource>().unwrap(), src);
+        let default: OpeningSource = "book:b.fbk".parse().unwrap();
+        assert_eq!(default.to_string(), "book:b.fbk,plies=8,min=0,score=0.5-1");
+        for bad in [
+            "book:",
+            "book:b.fbk,plies=0",
+            "book:b.fbk,score=0.4-0.6",
+            "book:b.fbk,score=0.8-0.6",
+            "book:b.fbk,x=1",
+        ] {
+            assert!(bad.parse::<OpeningSource>().is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn random_openings_are_distinct_fair_and_reproducible() {

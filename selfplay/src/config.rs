@@ -84,6 +84,7 @@ pub fn default_spec() -> PlayerSpec {
         tb: None,
         qwidth: 0,
         noise: 0,
+        book: None,
     })
 }
 

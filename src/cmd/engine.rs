@@ -27,6 +27,10 @@ pub struct Args {
     /// (option `QuiescenceWidth`; 0: every one).
     #[arg(long, default_value_t = 0)]
     qwidth: usize,
+    /// An opening book (`fanorona book build`) to play from while it holds the position
+    /// (options `BookFile`, and `OwnBook`, which it turns on).
+    #[arg(long)]
+    book: Option<std::path::PathBuf>,
 }
 
 pub fn run(args: &Args) -> anyhow::Result<()> {
@@ -50,6 +54,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     if let Some(dir) = &args.tb {
         fanorona_engine::tablebase::open_shared(dir).map_err(|e| bad_input("--tb", e))?;
     }
+    // And the book, checked through before the session starts.
+    if let Some(path) = &args.book {
+        fanorona_engine::book::open_shared(path).map_err(|e| bad_input("--book", e))?;
+    }
     let config = EngineConfig {
         eval,
         hash_mib: args.hash,
@@ -57,6 +65,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         rules: fanorona_core::DrawRules::default(),
         tb: args.tb.clone(),
         qwidth: args.qwidth,
+        book: args.book.clone(),
+        own_book: args.book.is_some(),
     };
     // What the session cannot start with (a table the machine cannot give) is bad input too.
     run_engine(std::io::stdin().lock(), std::io::stdout(), config).map_err(|e| {

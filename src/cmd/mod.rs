@@ -2,6 +2,7 @@
 
 pub mod analyse;
 pub mod bench;
+pub mod book;
 pub mod data;
 pub mod engine;
 pub mod eval;

@@ -508,6 +508,7 @@ fn request_specs_cannot_reach_server_files_or_run_long() {
             "alphabeta:depth=2,eval=net:/etc/passwd",
             "alphabeta:depth=2,eval=net:/no/such/file.fnet",
             "alphabeta:depth=2,tb=/etc",
+            "alphabeta:depth=2,book=/etc/passwd",
         ] {
             let r = post(addr, route, &json!({"engine": spec}));
             assert_eq!(r.status, 400, "{route} {spec}");

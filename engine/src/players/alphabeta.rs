@@ -3,6 +3,7 @@
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
+use fanorona_book::Book;
 use fanorona_core::Game;
 
 use crate::eval::Evaluator;
@@ -17,6 +18,7 @@ pub struct AlphaBetaPlayer {
     name: String,
     limits: Limits,
     searcher: Searcher,
+    book: Option<Arc<Book>>,
 }
 
 impl AlphaBetaPlayer {
@@ -31,7 +33,7 @@ impl AlphaBetaPlayer {
 
     /// A player searching with `searcher` (its table and threads) within `limits`.
     pub fn with_searcher(limits: Limits, searcher: Searcher, name: String) -> AlphaBetaPlayer {
-        AlphaBetaPlayer { name, limits, searcher }
+        AlphaBetaPlayer { name, limits, searcher, book: None }
     }
 }
 
@@ -39,6 +41,12 @@ impl AlphaBetaPlayer {
     /// The searcher, for settings beyond the spec.
     pub fn searcher_mut(&mut self) -> &mut Searcher {
         &mut self.searcher
+    }
+
+    /// Plays from `book` while it holds the position ([`crate::book::book_move`]), searching
+    /// otherwise; `None`: always search.
+    pub fn set_book(&mut self, book: Option<Arc<Book>>) {
+        self.book = book;
     }
 }
 
@@ -68,6 +76,9 @@ impl AlphaBetaPlayer {
     }
 
     fn decide(&mut self, game: &Game, limits: Limits, stop: Arc<AtomicBool>) -> Decision {
+        if let Some(mv) = self.book.as_deref().and_then(|b| crate::book::book_move(b, game)) {
+            return Decision { pv: vec![mv], ..Decision::unsearched(mv) };
+        }
         let root = SearchRoot::from_game(game);
         let r = self.searcher.search(&root, limits, stop, &mut |_| {});
         let mv = r.best.unwrap_or_else(|| panic!("choose called on a position without legal turns"));

@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+use fanorona_book::Book;
 use fanorona_core::{Color, DrawRules, Game, Position};
 
 use super::command::{Command, Go, parse_command};
@@ -32,6 +33,10 @@ pub struct EngineConfig {
     /// Captures searched at each quiescence node past the first turn (option
     /// `QuiescenceWidth`; 0: every one).
     pub qwidth: usize,
+    /// An opening book (option `BookFile`; empty for none).
+    pub book: Option<PathBuf>,
+    /// Whether turns are taken from the book while it holds the position (option `OwnBook`).
+    pub own_book: bool,
 }
 
 impl Default for EngineConfig {
@@ -43,6 +48,8 @@ impl Default for EngineConfig {
             rules: DrawRules::default(),
             tb: None,
             qwidth: 0,
+            book: None,
+            own_book: false,
         }
     }
 }
@@ -92,6 +99,7 @@ struct Session<W: Write + Send + 'static> {
     searcher: Option<Searcher>,
     running: Option<Running>,
     game: Game,
+    book: Option<Arc<Book>>,
 }
 
 /// Runs a protocol session: reads commands from `input` until `quit` or the end of input,
@@ -106,7 +114,14 @@ pub fn run_engine<R: BufRead, W: Write + Send + 'static>(
 ) -> io::Result<()> {
     let out = Arc::new(Mutex::new(output));
     let searcher = build_searcher(&config).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
+    let book = config
+        .book
+        .as_deref()
+        .map(crate::book::open_shared)
+        .transpose()
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
     let mut s = Session {
+        book,
         out,
         config,
         searcher: Some(searcher),
@@ -197,6 +212,13 @@ impl<W: Write + Send + 'static> Session<W> {
                         self.config.qwidth
                     ),
                 )?;
+                send(&self.out, &format!("option name OwnBook type check default {}", self.config.own_book))?;
+                let book = self
+                    .config
+                    .book
+                    .as_ref()
+                    .map_or_else(|| "<empty>".to_string(), |p| p.display().to_string());
+                send(&self.out, &format!("option name BookFile type string default {book}"))?;
                 send(&self.out, "fepok")
             }
             Command::IsReady => send(&self.out, "readyok"),
@@ -243,9 +265,18 @@ impl<W: Write + Send + 'static> Session<W> {
                 Err(e) => return self.info_string(&e.to_string()),
             },
             "tablebasepath" => return self.set_tablebase(value),
+            "bookfile" => return self.set_book(value),
+            "ownbook" => {
+                match value.trim().to_ascii_lowercase().as_str() {
+                    "true" => self.config.own_book = true,
+                    "false" => self.config.own_book = false,
+                    _ => return self.info_string(&format!("OwnBook must be true or false, got {value:?}")),
+                }
+                return Ok(());
+            }
             _ => {
                 return self.info_string(&format!(
-                    "unknown option {name:?} (options: Hash, Threads, Eval, QuietLimit, LengthLimit, TablebasePath, QuiescenceWidth)"
+                    "unknown option {name:?} (options: Hash, Threads, Eval, QuietLimit, LengthLimit, TablebasePath, QuiescenceWidth, OwnBook, BookFile)"
                 ));
             }
         }
@@ -328,6 +359,33 @@ impl<W: Write + Send + 'static> Session<W> {
         Ok(())
     }
 
+    /// `BookFile`: an opening book, or empty (or `<empty>`) for none. A book that cannot be
+    /// opened is reported (with the byte of a damaged file) and the old setting is kept.
+    fn set_book(&mut self, value: &str) -> io::Result<()> {
+        let value = value.trim();
+        if value.is_empty() || value == "<empty>" {
+            self.config.book = None;
+            self.book = None;
+            return Ok(());
+        }
+        match crate::book::open_shared(std::path::Path::new(value)) {
+            Ok(book) => {
+                self.config.book = Some(PathBuf::from(value));
+                self.book = Some(book);
+                Ok(())
+            }
+            Err(e) => self.info_string(&format!("BookFile not set: {e}")),
+        }
+    }
+
+    /// The book's turn in the current position, when `OwnBook` is on and the book holds it.
+    fn book_turn(&self) -> Option<fanorona_core::Move> {
+        if !self.config.own_book || self.game.outcome().is_some() {
+            return None;
+        }
+        crate::book::book_move(self.book.as_deref()?, &self.game)
+    }
+
     fn set_position(&mut self, start: Position, moves: &[String]) -> io::Result<()> {
         let mut game = Game::new(start, no_limits());
         for (i, text) in moves.iter().enumerate() {
@@ -376,10 +434,16 @@ impl<W: Write + Send + 'static> Session<W> {
                 return self.info_string("go ignored: already searching (send stop first)");
             }
         }
+        let limits = self.limits(&go);
+        if !limits.is_infinite()
+            && let Some(mv) = self.book_turn()
+        {
+            self.info_string("book")?;
+            return send(&self.out, &format!("bestmove {mv}"));
+        }
         let Some(mut searcher) = self.searcher.take() else {
             return self.info_string("go ignored: no searcher");
         };
-        let limits = self.limits(&go);
         let mut root = SearchRoot::from_game(&self.game);
         root.rules = self.config.rules;
         let stop = Arc::new(AtomicBool::new(false));
@@ -500,6 +564,8 @@ mod tests {
             rules: DrawRules::default(),
             tb: None,
             qwidth: 0,
+            book: None,
+            own_book: false,
         };
         run_engine(io::Cursor::new(input.to_string()), buf.clone(), config).unwrap();
         let bytes = buf.0.lock().unwrap().clone();

@@ -17,14 +17,14 @@ pub const MAX_DEPTH: u32 = 30;
 pub const MAX_THREADS: usize = 1;
 
 /// The spec a request wrote in field `what`, refused when it names a file on the server
-/// (`eval=net:`, `tb=`) or asks for more than a request may.
+/// (`eval=net:`, `tb=`, `book=`) or asks for more than a request may.
 ///
 /// # Errors
 /// 400 naming the limit.
 pub fn request_spec(text: &str, what: &str) -> ApiResult<PlayerSpec> {
     let spec = super::input::spec(Some(text), what)?;
     if let PlayerSpec::AlphaBeta(ab) = &spec {
-        if matches!(ab.eval, EvalSpec::Net(_)) || ab.tb.is_some() {
+        if matches!(ab.eval, EvalSpec::Net(_)) || ab.tb.is_some() || ab.book.is_some() {
             return Err(ApiError::bad(format!(
                 "{what}: a request cannot name files on the server: use eval=embedded, material or \
                  handcrafted (tables: start the server with --tb)"

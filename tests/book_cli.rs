@@ -1,0 +1,252 @@
+//! `fanorona book build` and `show`, and books used by engines and matches, driven as a user
+//! would: a book from self-play games, its turns played by `book=FILE`, `fanorona engine
+//! --book` and `setoption name OwnBook`, its lines as match openings; damaged, foreign and
+//! special files refused with exit 2.
+
+#![allow(clippy::unwrap_used)] // test helpers: a failure is the test failing
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn fanorona(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fanorona"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn fanorona");
+    if let Err(e) = child.stdin.take().unwrap().write_all(stdin.as_bytes()) {
+        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn ok(args: &[&str]) -> String {
+    let o = fanorona(args, "");
+    assert!(o.status.success(), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn bad(args: &[&str]) -> String {
+    let o = fanorona(args, "");
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {o:?}");
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// 300 self-play games at depth 1 from the start position, their first 6 turns explored (so
+/// lines repeat and branch), and a book of them.
+fn book(dir: &Path) -> (PathBuf, PathBuf) {
+    let games = dir.join("games.bin");
+    let book = dir.join("book.fbk");
+    ok(&[
+        "selfplay",
+        "-n",
+        "300",
+        "-o",
+        s(&games),
+        "--white",
+        "alphabeta:depth=1",
+        "--black",
+        "alphabeta:depth=1",
+        "--random-plies",
+        "0",
+        "--explore-plies",
+        "6",
+        "--temperature",
+        "200",
+        "--seed",
+        "3",
+        "-q",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(
+        ok(&["book", "build", s(&games), "-o", s(&book), "--plies", "8", "--min-games", "3", "--json"])
+            .trim(),
+    )
+    .unwrap();
+    assert_eq!(v["games"], 300);
+    assert_eq!(v["min_games"], 3);
+    assert!(v["entries"].as_u64().unwrap() >= 10, "{v}");
+    assert!(v["positions"].as_u64().unwrap() >= 3, "{v}");
+    (games, book)
+}
+
+/// The turn the book plays at the start and every start turn's games.
+fn start_turns(book: &Path) -> (String, u64) {
+    let v: serde_json::Value = serde_json::from_str(ok(&["book", "show", s(book), "--json"]).trim()).unwrap();
+    let turns = v["turns"].as_array().unwrap();
+    let played: Vec<_> = turns.iter().filter(|t| t["played"] == true).collect();
+    assert_eq!(played.len(), 1, "{v}");
+    let games = turns.iter().map(|t| t["games"].as_u64().unwrap()).sum();
+    (played[0]["turn"].as_str().unwrap().to_string(), games)
+}
+
+#[test]
+fn a_book_built_from_games_is_played_by_engines_and_matches() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, book) = book(dir.path());
+    let (turn, games) = start_turns(&book);
+    // Every game went through the start position; turns played fewer than 3 times are left out.
+    assert!(games <= 300 && games > 250, "{games}");
+    let text = ok(&["book", "show", s(&book)]);
+    assert!(text.contains(&format!("* {turn}")), "{text}");
+
+    // `fanorona engine --book` answers from the book without searching; with OwnBook off it
+    // searches.
+    let session = "fep\nposition startpos\ngo depth 1\nquit\n";
+    let o = fanorona(&["engine", "--book", s(&book)], session);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{o:?}");
+    assert!(out.contains("option name OwnBook type check default true"), "{out}");
+    assert!(out.contains("info string book") && out.contains(&format!("bestmove {turn}")), "{out}");
+    let off = "fep\nsetoption name OwnBook value false\nposition startpos\ngo depth 1\nquit\n";
+    let out = String::from_utf8_lossy(&fanorona(&["engine", "--book", s(&book)], off).stdout).into_owned();
+    assert!(!out.contains("info string book") && out.contains("bestmove "), "{out}");
+    let set = format!(
+        "fep\nsetoption name BookFile value {}\nsetoption name OwnBook value true\nposition startpos\ngo depth 1\nquit\n",
+        s(&book)
+    );
+    let out = String::from_utf8_lossy(&fanorona(&["engine"], &set).stdout).into_owned();
+    assert!(out.contains(&format!("bestmove {turn}")), "{out}");
+
+    // `book=FILE` in a spec: a match's first turn from the start position is the book's.
+    let m = dir.path().join("m");
+    ok(&[
+        "eval",
+        "-e",
+        &format!("alphabeta:depth=1,book={}", s(&book)),
+        "-e",
+        "alphabeta:depth=1",
+        "-n",
+        "2",
+        "--openings",
+        "start",
+        "-o",
+        s(&m),
+        "--seed",
+        "1",
+        "--json",
+    ]);
+    let games_file = m.join("games.bin");
+    let book_white = (0..2)
+        .map(|g| {
+            let shown = ok(&["data", "show", s(&games_file), "--game", &g.to_string(), "--json"]);
+            serde_json::from_str::<serde_json::Value>(shown.trim()).unwrap()
+        })
+        .find(|g| g["white"].as_str().unwrap().contains("book="))
+        .unwrap();
+    assert_eq!(book_white["turns"][0]["turn"].as_str().unwrap(), turn, "{book_white}");
+
+    // The book's lines as openings: positions after 2 turns, White to move again.
+    let o = ok(&[
+        "eval",
+        "-e",
+        "alphabeta:depth=1",
+        "-e",
+        "alphabeta:depth=1",
+        "-n",
+        "4",
+        "--openings",
+        &format!("book:{},plies=2", s(&book)),
+        "--seed",
+        "1",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(o.trim()).unwrap();
+    assert!(v["openings"].as_str().unwrap().starts_with("book:"), "{v}");
+}
+
+#[test]
+fn bad_books_and_build_inputs_exit_2_naming_what_and_where() {
+    let dir = tempfile::tempdir().unwrap();
+    let (games, book) = book(dir.path());
+    // An existing book is not replaced without --force; an input is never the output.
+    assert!(bad(&["book", "build", s(&games), "-o", s(&book)]).contains("exists"));
+    assert!(bad(&["book", "build", s(&games), "-o", s(&games), "--force"]).contains("also an input"));
+    assert!(
+        bad(&["book", "build", s(&games), "-o", s(&dir.path().join("x")), "--plies", "0"])
+            .contains("--plies")
+    );
+    // A record file that is not one.
+    let junk = dir.path().join("junk.bin");
+    std::fs::write(&junk, b"not a record file").unwrap();
+    assert!(bad(&["book", "build", s(&junk), "-o", s(&dir.path().join("y.fbk"))]).contains("junk.bin"));
+    assert!(!dir.path().join("y.fbk").exists() && !dir.path().join("y.fbk.part").exists());
+
+    // A damaged book: one flipped byte in the entries.
+    let mut bytes = std::fs::read(&book).unwrap();
+    bytes[32 + 30] ^= 0x40;
+    let damaged = dir.path().join("damaged.fbk");
+    std::fs::write(&damaged, &bytes).unwrap();
+    let e = bad(&["book", "show", s(&damaged)]);
+    assert!(e.contains("damaged.fbk") && e.contains("byte 24"), "{e}");
+    // A foreign file, as a book everywhere one is read.
+    let foreign = dir.path().join("foreign.fbk");
+    std::fs::write(&foreign, b"# a text file, not a book at all\n").unwrap();
+    let e = bad(&["book", "show", s(&foreign)]);
+    assert!(e.contains("foreign.fbk") && e.contains("byte 0"), "{e}");
+    let spec = format!("alphabeta:depth=1,book={}", s(&foreign));
+    let e = bad(&["eval", "-e", &spec, "-e", "alphabeta:depth=1", "-n", "2"]);
+    assert!(e.contains("foreign.fbk") && e.contains("byte 0"), "{e}");
+    let e = bad(&[
+        "eval",
+        "-e",
+        "alphabeta:depth=1",
+        "-e",
+        "random",
+        "-n",
+        "2",
+        "--openings",
+        &format!("book:{}", s(&foreign)),
+    ]);
+    assert!(e.contains("foreign.fbk") && e.contains("byte 0"), "{e}");
+    let e = bad(&["engine", "--book", s(&foreign)]);
+    assert!(e.contains("--book") && e.contains("byte 0"), "{e}");
+    // A truncated one names where it ends.
+    let cut = dir.path().join("cut.fbk");
+    std::fs::write(&cut, &bytes[..bytes.len() - 5]).unwrap();
+    assert!(bad(&["book", "show", s(&cut)]).contains(&format!("byte {}", bytes.len() - 5)));
+    // No opening in the band asked for.
+    let e = bad(&[
+        "eval",
+        "-e",
+        "alphabeta:depth=1",
+        "-e",
+        "random",
+        "-n",
+        "2",
+        "--openings",
+        &format!("book:{},plies=30", s(&book)),
+    ]);
+    assert!(e.contains("none of the"), "{e}");
+    let e = bad(&[
+        "eval",
+        "-e",
+        "alphabeta:depth=1",
+        "-e",
+        "random",
+        "-n",
+        "2",
+        "--openings",
+        &format!("book:{},score=0.4-0.6", s(&book)),
+    ]);
+    assert!(e.contains("score="), "{e}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_or_directory_as_a_book_exits_2_unopened() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("book.fifo");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    // Opening the FIFO would wait for a writer forever: the command must refuse it first.
+    let e = bad(&["book", "show", s(&fifo)]);
+    assert!(e.contains("a FIFO"), "{e}");
+    let e = bad(&["engine", "--book", s(dir.path())]);
+    assert!(e.contains("a directory"), "{e}");
+}
