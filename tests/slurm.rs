@@ -23,23 +23,32 @@ const EVAL_SBATCH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/eval/eval-array.
 /// share the node's CPUs).
 const JOB_LIMIT: Duration = Duration::from_secs(300);
 
+/// Why no Slurm with a usable node answers, or `Ok` when one does (asked once: a stopped
+/// controller takes sinfo seconds to give up on).
+fn slurm_probe() -> &'static Result<(), String> {
+    static PROBE: std::sync::OnceLock<Result<(), String>> = std::sync::OnceLock::new();
+    PROBE.get_or_init(|| {
+        let state = Command::new("sinfo").args(["--noheader", "--Node", "--format=%T"]).output();
+        Err(match &state {
+            Err(e) => format!("sinfo cannot be run ({e})"),
+            Ok(o) if !o.status.success() => {
+                format!("sinfo failed: {}", String::from_utf8_lossy(&o.stderr).trim())
+            }
+            Ok(o) => {
+                let text = String::from_utf8_lossy(&o.stdout);
+                if text.lines().any(|l| ["idle", "mixed", "allocated"].contains(&l.trim())) {
+                    return Ok(());
+                }
+                format!("no node is up (sinfo: {:?})", text.trim())
+            }
+        })
+    })
+}
+
 /// Whether a Slurm answers with a usable node; `false` (with a message) where none does and CI
 /// did not ask for one.
 fn slurm_or_skip() -> bool {
-    let state = Command::new("sinfo").args(["--noheader", "--Node", "--format=%T"]).output();
-    let why = match &state {
-        Err(e) => format!("sinfo cannot be run ({e})"),
-        Ok(o) if !o.status.success() => {
-            format!("sinfo failed: {}", String::from_utf8_lossy(&o.stderr).trim())
-        }
-        Ok(o) => {
-            let text = String::from_utf8_lossy(&o.stdout);
-            if text.lines().any(|l| ["idle", "mixed", "allocated"].contains(&l.trim())) {
-                return true;
-            }
-            format!("no node is up (sinfo: {:?})", text.trim())
-        }
-    };
+    let Err(why) = slurm_probe() else { return true };
     // CI starts a Slurm (scripts/slurm-local.sh) and sets this: there the tests must run.
     assert!(
         std::env::var_os("FANORONA_REQUIRE_SLURM").is_none(),
