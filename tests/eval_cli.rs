@@ -385,6 +385,42 @@ fn shards_from_a_job_array_merge_into_the_one_big_match() {
     }
 }
 
+/// A job array task's one line (eval/eval-array.sbatch): `--resume` with engines starts the
+/// shard where nothing is saved yet and continues it when run again (a requeued task);
+/// `{shard}` in --out is the task's shard.
+#[test]
+fn a_task_line_with_resume_starts_its_shard_then_continues_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let pattern = dir.path().join("s-{shard}");
+    let task = |task: &str| {
+        Command::new(BIN)
+            .args(["eval", "-e", "alphabeta:depth=2", "-e", "alphabeta:depth=1", "-n", "8", "--seed", "4"])
+            .args(["--resume", "--json", "-o"])
+            .arg(&pattern)
+            .env("SLURM_ARRAY_TASK_ID", task)
+            .env("SLURM_ARRAY_TASK_COUNT", "2")
+            .env("SLURM_ARRAY_TASK_MIN", "0")
+            .output()
+            .unwrap()
+    };
+    let first = task("1");
+    assert!(String::from_utf8_lossy(&first.stderr).contains("nothing to resume"), "{first:?}");
+    let first = json(&first);
+    assert_eq!((first["games"].as_u64(), first["games_this_run"].as_u64()), (Some(4), Some(4)));
+    assert!(dir.path().join("s-1/state.json").is_file() && !dir.path().join("s-0").exists());
+    let again = task("1");
+    assert!(!String::from_utf8_lossy(&again.stderr).contains("nothing to resume"), "{again:?}");
+    let again = json(&again);
+    assert_eq!((again["games"].as_u64(), again["games_this_run"].as_u64()), (Some(4), Some(0)));
+    // `{shard}` with no shard to fill it in, and --resume without engines of a match never
+    // started: bad input.
+    let o = fanorona(&["eval", "-e", "random", "-e", "random", "--resume", "-o", pattern.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("{shard}"), "{o:?}");
+    let o = fanorona(&["eval", "--resume", "-o", dir.path().join("s-0").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+}
+
 #[test]
 fn timed_shards_carry_their_cpu_share_into_the_merge_and_a_resume() {
     let dir = tempfile::tempdir().unwrap();

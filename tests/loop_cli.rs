@@ -165,6 +165,51 @@ fn selfplay_through_a_cluster_command() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stdout));
 }
 
+/// A task that fails (here: shard 1 of the stand-in, which writes its log where
+/// `SBATCH_OUTPUT` says, as Slurm does) stops the loop with a failure (exit 1) naming the
+/// shard, its task and its log's last lines; the command's own output stays off stdout.
+#[test]
+fn a_failing_shard_is_named_with_its_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let command = format!(
+        "echo 'Submitted batch job 1'; i=0; while [ $i -lt $FANORONA_SHARD_COUNT ]; do \
+         log=$(echo \"$SBATCH_OUTPUT\" | sed \"s/%a/$i/\"); \
+         if [ $i = 1 ]; then echo 'shard 1 fails on purpose' >\"$log\"; \
+         else JOB_COMPLETION_INDEX=$i {BIN} selfplay $FANORONA_SELFPLAY_ARGS >\"$log\" 2>&1; fi; \
+         i=$((i+1)); done; exit 1"
+    );
+    let text = with_cluster_command(&cluster_config(40, 3), &command);
+    let config = dir.path().join("loop.toml");
+    std::fs::write(&config, text).unwrap();
+    let out = dir.path().join("run");
+    let o =
+        loop_within(&[os("--json"), os("--config"), config.as_os_str(), os("--out"), out.as_os_str()], 120);
+    assert_eq!(o.status.code(), Some(1), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(o.stdout.is_empty(), "{}", String::from_utf8_lossy(&o.stdout));
+    let err = String::from_utf8_lossy(&o.stderr);
+    let shards = out.join("gen-001/shards");
+    for needle in [
+        "failed (exit status: 1) and 1 of its 3 shards is missing".to_string(),
+        format!("shard 1 (array task 1): no {}", shards.join("shard-1.bin").display()),
+        format!(
+            "its log is {}, ending:\n    | shard 1 fails on purpose",
+            shards.join("slurm-1.out").display()
+        ),
+        "Submitted batch job 1".into(),
+    ] {
+        assert!(err.contains(&needle), "{needle:?} missing in {err}");
+    }
+    assert!(!out.join("gen-001/games.bin").exists());
+}
+
+/// `config` (made by [`cluster_config`]) with `command` as its cluster command.
+fn with_cluster_command(config: &str, command: &str) -> String {
+    let key = "cluster_command = '''";
+    let start = config.find(key).map(|i| i + key.len()).expect("a cluster command");
+    let len = config[start..].find("'''").expect("its end");
+    format!("{}{command}{}", &config[..start], &config[start + len..])
+}
+
 #[test]
 fn print_config_shows_every_default_and_reads_back() {
     let o = Command::new(env!("CARGO_BIN_EXE_fanorona"))

@@ -87,11 +87,14 @@ pub struct SelfplayStage {
     #[serde(skip_serializing, rename = "max_plies")]
     pub(crate) legacy_max_plies: Option<u32>,
     /// Generate the games on a cluster instead of in this process: a shell command (run with
-    /// `sh -c`) that must return once every shard is written, e.g.
-    /// `sbatch --wait --array=0-31 selfplay.sbatch`. It gets the environment variables
-    /// `FANORONA_SELFPLAY_ARGS` (the `fanorona selfplay` arguments of one shard, `--out` with
-    /// `{shard}` included), `FANORONA_SHARD_COUNT` and `FANORONA_SHARD_DIR`; the loop then
-    /// merges the shard files. Empty: generate locally.
+    /// `sh -c`, its output sent to stderr) that must return once every shard is written, e.g.
+    /// `sbatch --wait --array=0-31 --cpus-per-task=16 loop/selfplay-array.sbatch`. It gets the
+    /// environment variables `FANORONA_SELFPLAY_ARGS` (the `fanorona selfplay` arguments of one
+    /// shard, `--out` with `{shard}` included), `FANORONA_SHARD_COUNT`, `FANORONA_SHARD_DIR`
+    /// and `SBATCH_OUTPUT` (`FANORONA_SHARD_DIR/slurm-%a.out`: each array task's log); the loop
+    /// then joins the shard files into the file the same self-play writes here. A failed
+    /// command or a missing shard stops the loop, naming the shard, its array task (the array
+    /// counting from 0) and its log. Empty: generate locally.
     pub cluster_command: String,
     /// Shards the cluster command writes: the games are dealt out over them, the first shards
     /// playing one more when the count does not divide them (100 games in 12 shards: 9 or 8).

@@ -27,6 +27,57 @@ impl From<fanorona_data::DataError> for LoopError {
     }
 }
 
+/// A shard the cluster command did not write.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MissingShard {
+    /// The shard's index (the array task's, the array counting from 0).
+    pub shard: u32,
+    /// The shard file that is missing.
+    pub file: PathBuf,
+    /// The task's log (`slurm-%a.out` in the shard directory, through `SBATCH_OUTPUT`).
+    pub log: PathBuf,
+    /// Whether the log exists.
+    pub log_exists: bool,
+    /// Its last lines, for the first few missing shards.
+    pub log_tail: Option<String>,
+}
+
+/// Missing shards named at most in the message (the rest are counted).
+const MISSING_NAMED: usize = 10;
+
+/// The message of [`LoopError::Cluster`]: how the command ended, then each missing shard with
+/// its task, file and log (and the log's last lines).
+fn cluster_failure(command: &str, status: Option<&str>, shards: u32, missing: &[MissingShard]) -> String {
+    let mut m = match status {
+        Some(s) => format!("the cluster command `{command}` failed ({s})"),
+        None => format!("the cluster command `{command}` returned"),
+    };
+    if missing.is_empty() {
+        m.push_str(", though every shard was written");
+        return m;
+    }
+    let verb = if missing.len() == 1 { "is" } else { "are" };
+    m.push_str(&format!(" and {} of its {shards} shards {verb} missing:", missing.len()));
+    for s in missing.iter().take(MISSING_NAMED) {
+        m.push_str(&format!("\n  shard {} (array task {}): no {}; ", s.shard, s.shard, s.file.display()));
+        if s.log_exists {
+            m.push_str(&format!("its log is {}", s.log.display()));
+        } else {
+            m.push_str(&format!("no log at {} (not a Slurm array counting from 0?)", s.log.display()));
+        }
+        if let Some(tail) = s.log_tail.as_deref().filter(|t| !t.trim().is_empty()) {
+            m.push_str(", ending:");
+            for line in tail.lines() {
+                m.push_str(&format!("\n    | {line}"));
+            }
+        }
+    }
+    if missing.len() > MISSING_NAMED {
+        m.push_str(&format!("\n  and {} more", missing.len() - MISSING_NAMED));
+    }
+    m
+}
+
 /// Why the loop stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum LoopError {
@@ -95,6 +146,22 @@ pub enum LoopError {
         generation: u32,
         /// The cause.
         source: Box<fanorona_selfplay::SelfplayError>,
+    },
+    /// Self-play on the cluster did not deliver every shard: the cluster command failed or
+    /// returned with shards missing (a task failed). Not bad input: the run continues with
+    /// `--resume` once the cause is fixed.
+    #[error("generation {generation}, self-play on the cluster: {}", cluster_failure(command, status.as_deref(), *shards, missing))]
+    Cluster {
+        /// The generation.
+        generation: u32,
+        /// The cluster command.
+        command: String,
+        /// How the command ended when it failed (`exit status: 1`); `None` when it succeeded.
+        status: Option<String>,
+        /// The shard count.
+        shards: u32,
+        /// The shards not written, in shard order.
+        missing: Vec<MissingShard>,
     },
     /// Training failed.
     #[error("generation {generation}, training: {source}")]

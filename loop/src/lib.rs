@@ -20,7 +20,7 @@ mod stage;
 
 pub use config::MAX_CONFIG_BYTES;
 pub use config::{FinalStage, GateStage, LoopConfig, RulesSection, SelfplayStage, TrainStage};
-pub use error::LoopError;
+pub use error::{LoopError, MissingShard};
 pub use records::{Best, Event, RunRecord};
 pub use report::{GenerationSummary, Summary};
 pub use run::{finished, run};

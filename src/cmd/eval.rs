@@ -98,7 +98,9 @@ struct MatchArgs {
     #[arg(long, short = 'o')]
     out: Option<PathBuf>,
     /// Continue the interrupted match in --out with its saved settings (engines, games,
-    /// openings, seed, rules and SPRT given here are ignored; --concurrency applies).
+    /// openings, seed, rules and SPRT given here are ignored; --concurrency applies). With
+    /// engines given and no match in --out yet, start it (a job array task's line, which a
+    /// requeued task runs again); `{shard}` in --out is the task's shard.
     #[arg(long, requires = "out")]
     resume: bool,
     /// Seed of the openings and of random players.
@@ -179,6 +181,33 @@ impl MatchArgs {
             ));
         }
         Ok(Some(shard))
+    }
+
+    /// The directory whose match `--resume` continues: `--out`, with `{shard}` replaced by the
+    /// shard (`--shard` or the job array's task). `None` without `--resume`, and where that
+    /// directory holds no match yet while engines are given: then the match starts (so that one
+    /// job array task line both starts its shard and continues it when requeued).
+    fn resume_dir(&self) -> anyhow::Result<Option<PathBuf>> {
+        if !self.resume {
+            return Ok(None);
+        }
+        let out = self.out.as_deref().ok_or_else(|| bad_input("--resume", "needs --out DIR"))?;
+        let dir = if out.to_string_lossy().contains(fanorona_selfplay::SHARD_PLACEHOLDER) {
+            let shard = self.shard()?.ok_or_else(|| {
+                bad_input(
+                    "--out",
+                    "holds {shard} but no shard is given (--shard I/N, or a job array's SLURM_ARRAY_TASK_ID)",
+                )
+            })?;
+            shard.path(out)
+        } else {
+            out.to_path_buf()
+        };
+        if !self.engines.is_empty() && !dir.join(fanorona_eval::state::STATE_FILE).exists() {
+            eprintln!("nothing to resume in {}: starting the match", dir.display());
+            return Ok(None);
+        }
+        Ok(Some(dir))
     }
 
     /// `--log` and `--log-limit`.
@@ -303,12 +332,11 @@ fn progress_message(p: &Progress) -> String {
 }
 
 fn run_single(a: &MatchArgs) -> anyhow::Result<()> {
-    let config = if a.resume {
-        let dir = a.out.as_deref().ok_or_else(|| bad_input("--resume", "needs --out DIR"))?;
+    let config = if let Some(dir) = a.resume_dir()? {
         if a.concurrency == 0 || a.concurrency > MAX_CONCURRENCY {
             return Err(bad_input("--concurrency", format!("must be 1..={MAX_CONCURRENCY}")));
         }
-        let mut c = MatchConfig::load(dir)?;
+        let mut c = MatchConfig::load(&dir)?;
         c.concurrency = a.concurrency;
         c.pgn_out = a.pgnout.clone();
         a.set_log(&mut c)?;
@@ -319,6 +347,8 @@ fn run_single(a: &MatchArgs) -> anyhow::Result<()> {
             bad_input("--engine", format!("a match needs exactly two engines, got {}", e.len()))
         })?;
         let mut c = a.template([x, y])?;
+        // `--resume` of a match not started yet (see `resume_dir`) starts it.
+        c.resume = false;
         c.shard = a.shard()?;
         if let (Some(s), Some(o)) = (c.shard, &a.out) {
             c.out = Some(s.path(o));

@@ -40,7 +40,7 @@ pub(crate) fn run(
         .map_err(|source| LoopError::Selfplay { generation: g, source: Box::new(source) })?;
         summary.stats
     } else {
-        crate::cluster::selfplay(section, &sp, &ctx.layout.generation(g), &games)?
+        crate::cluster::selfplay(section, &sp, g, &ctx.layout.generation(g), &games)?
     };
     let done = SelfplayDone {
         version: MARKER_VERSION,
