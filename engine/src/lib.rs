@@ -7,7 +7,6 @@ pub mod nn;
 pub mod player;
 pub mod players;
 pub mod protocol;
-pub mod rng;
 pub mod score;
 pub mod search;
 pub mod spec;
@@ -17,7 +16,6 @@ pub mod turn_input;
 
 pub use eval::Evaluator;
 pub use player::{Decision, Player};
-pub use rng::Rng;
 pub use search::{Limits, SearchResult, SearchRoot, Searcher};
 pub use spec::{AlphaBetaSpec, EvalSpec, PlayerSpec, SpecError};
 

@@ -4,10 +4,11 @@
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
+use fanorona_core::Rng;
 use fanorona_core::{DrawRules, Game, Position};
 use fanorona_engine::eval::{Handcrafted, Material};
 use fanorona_engine::score::{forced, win_in};
-use fanorona_engine::{Evaluator, Limits, Rng, SearchResult, SearchRoot, Searcher};
+use fanorona_engine::{Evaluator, Limits, SearchResult, SearchRoot, Searcher};
 use proptest::prelude::*;
 
 fn pos(s: &str) -> Position {

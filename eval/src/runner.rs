@@ -8,9 +8,9 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
+use fanorona_core::Rng;
 use fanorona_core::{Color, DrawRules};
 use fanorona_data::{GameRecord, RecordWriter};
-use fanorona_engine::Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::EvalError;

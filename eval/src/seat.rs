@@ -4,12 +4,13 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use fanorona_core::Rng;
 use fanorona_core::{Color, Game, Move, MoveError, Position, Termination};
 use fanorona_data::TurnInfo;
 use fanorona_engine::protocol::turn_budget_ms;
 use fanorona_engine::search::Limits;
 use fanorona_engine::thread_time;
-use fanorona_engine::{Player, PlayerSpec, Rng};
+use fanorona_engine::{Player, PlayerSpec};
 
 use crate::EvalError;
 use crate::external::{ExternalEngine, Fault};

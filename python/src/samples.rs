@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use fanorona_data::{Sample, SampleArrays, SampleConfig, Samples, Target};
-use fanorona_engine::rng::Rng;
+use fanorona_core::Rng;
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;

@@ -1,8 +1,9 @@
 //! Playing one self-play game.
 
+use fanorona_core::Rng;
 use fanorona_core::{Game, Position};
 use fanorona_data::{GameRecord, TurnInfo};
-use fanorona_engine::{Player, PlayerSpec, Rng};
+use fanorona_engine::{Player, PlayerSpec};
 
 use crate::{Exploration, SelfplayConfig, SelfplayError, explore};
 

@@ -9,9 +9,9 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use fanorona_core::Position;
+use fanorona_core::Rng;
 use fanorona_data::{GameId, SampleConfig, Samples};
 use fanorona_engine::nn::{Encoding, encode_into};
-use fanorona_engine::rng::Rng;
 
 use crate::{TrainConfig, TrainError};
 

@@ -236,7 +236,7 @@ mod tests {
         assert_eq!(model.layer_sizes(), vec![90, 8, 4]);
         // Positions of 44, 30, 12, 11 and 2 stones: buckets 3, 2, 1, 0, 0.
         let mut positions = vec![fanorona_core::Position::start()];
-        let mut rng = fanorona_engine::rng::Rng::new(9);
+        let mut rng = fanorona_core::Rng::new(9);
         let mut pos = fanorona_core::Position::start();
         while positions.len() < 40 {
             let moves = pos.legal_moves();

@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use fanorona_core::Position;
+use fanorona_core::Rng;
 use fanorona_engine::eval::Evaluator;
 use fanorona_engine::nn::{NetEvaluator, Network, encode_as};
-use fanorona_engine::rng::Rng;
 use fanorona_train::burn::prelude::*;
 use fanorona_train::{Progress, TrainConfig, TrainError, load_checkpoint, write_synthetic_games};
 

@@ -141,7 +141,7 @@ fn sub_row(acc: &mut [f32], row: &[f32]) {
 mod tests {
     use super::*;
     use crate::nn::Architecture;
-    use crate::rng::Rng;
+    use fanorona_core::Rng;
 
     /// Random games: after every push the incremental values equal a fresh reset, within
     /// float rounding, and pops return to the previous values.

@@ -221,7 +221,7 @@ pub(crate) fn stones(pos: &Position) -> usize {
 mod tests {
     use super::*;
     use crate::nn::Architecture;
-    use crate::rng::Rng;
+    use fanorona_core::Rng;
 
     #[test]
     fn incremental_values_equal_the_plain_forward_pass() {

@@ -235,7 +235,7 @@ fn fill(net: &QuantisedNetwork, acc: &mut [i16], white: Bitboard, black: Bitboar
 mod tests {
     use super::*;
     use crate::nn::{Architecture, Network};
-    use crate::rng::Rng;
+    use fanorona_core::Rng;
 
     /// Plays a random legal turn of `pos`, pushed on `acc` and the position before it on
     /// `history`; `false` when there is none.

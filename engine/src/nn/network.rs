@@ -3,7 +3,7 @@
 use fanorona_core::Position;
 
 use super::{Architecture, FormatError, encode_as};
-use crate::rng::Rng;
+use fanorona_core::Rng;
 
 /// One fully connected layer: `y = x W + b`, with `W` stored input-major (`weights[i * outputs +
 /// o]` multiplies input `i` into output `o`), the layout of burn's `Linear` weight.

@@ -786,7 +786,7 @@ mod x86 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::Rng;
+    use fanorona_core::Rng;
 
     /// The SIMD kernels this CPU runs, to compare with the portable one in `test`. Each is
     /// named (`cargo test -- --nocapture` shows them), and each the CPU lacks is reported as
