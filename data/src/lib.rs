@@ -13,12 +13,14 @@ mod movecode;
 pub mod npy;
 pub mod npz;
 pub mod npz_export;
+pub mod ordered;
 pub mod pgn;
 mod reader;
 mod record;
 pub mod rundir;
 pub mod sample_arrays;
 pub mod samples;
+mod shard;
 pub mod stats;
 mod writer;
 
@@ -37,6 +39,7 @@ pub use reader::{RecordReader, Scan, scan};
 pub use record::{GameRecord, Turn, TurnInfo};
 pub use sample_arrays::{SAMPLE_COLUMNS, SampleArrays};
 pub use samples::{GameFilter, Sample, SampleConfig, SampleExtractor, Samples, Target, squash};
+pub use shard::{SHARD_COUNT_ENV, SHARD_PLACEHOLDER, Shard, ShardGames};
 pub use writer::{AppendInfo, RecordWriter};
 
 /// The program name and version to put in headers: `fanorona-data <version>` unless the

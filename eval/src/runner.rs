@@ -14,8 +14,8 @@ use fanorona_data::{GameRecord, RecordWriter};
 use serde::{Deserialize, Serialize};
 
 use crate::EvalError;
-use fanorona_selfplay::Shard;
-use fanorona_selfplay::ordered::{Task, Workers, run_ordered};
+use fanorona_data::Shard;
+use fanorona_data::ordered::{Task, Workers, run_ordered};
 
 use crate::adjudication::Adjudication;
 use crate::external::ExternalEngine;

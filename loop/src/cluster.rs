@@ -4,9 +4,10 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use fanorona_data::Shard;
 use fanorona_data::stats::Stats;
 use fanorona_data::{RecordReader, merge};
-use fanorona_selfplay::{Exploration, SelfplayConfig, Shard};
+use fanorona_selfplay::{Exploration, SelfplayConfig};
 
 use crate::{LoopError, SelfplayStage};
 
@@ -45,7 +46,7 @@ pub fn selfplay(
     let shards = section.shards;
     let dir = gen_dir.join("shards");
     crate::files::create_dir(&dir)?;
-    let pattern = dir.join(format!("shard-{}.bin", fanorona_selfplay::SHARD_PLACEHOLDER));
+    let pattern = dir.join(format!("shard-{}.bin", fanorona_data::SHARD_PLACEHOLDER));
     let args = shard_args(sp, shards, &pattern);
     let status = Command::new("sh")
         .arg("-c")

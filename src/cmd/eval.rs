@@ -5,13 +5,13 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
+use fanorona_data::Shard;
 use fanorona_eval::spec::EngineOptions;
 use fanorona_eval::stats::{Anchor, SprtConfig};
 use fanorona_eval::{
     Adjudication, DrawRule, EngineSpec, MatchConfig, MatchReport, Mode, OpeningSource, Progress, ResignRule,
     TournamentConfig, TournamentReport, fmt_num, run_match, run_tournament,
 };
-use fanorona_selfplay::Shard;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::exit::bad_input;
