@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use fanorona_core::Position;
 use fanorona_core::Rng;
-use fanorona_engine::nn::{Encoding, encode_into};
+use fanorona_nn::{Encoding, encode_into};
 use serde::{Deserialize, Serialize};
 
 use crate::model::{ValueNet, device_for};

@@ -199,7 +199,7 @@ fn affine_portable(input: &[u8], groups: &[u16], weights: &[i8], bias: &[i32], o
 }
 
 /// First-layer rows added to and taken from an accumulator just before its activation,
-/// without being kept in it (the threat inputs of [`super::Encoding::ThreatPlanes`], and the
+/// without being kept in it (the threat inputs of [`crate::Encoding::ThreatPlanes`], and the
 /// last move of a position whose own accumulator was never stored): rows `rows` of `weights`
 /// added, rows `sub` taken away, each as wide as the accumulator.
 #[derive(Clone, Copy, Debug)]
