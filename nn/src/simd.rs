@@ -219,6 +219,7 @@ impl ExtraRows<'static> {
 
 impl ExtraRows<'_> {
     /// Whether every row lies within `weights` for rows of `width` values.
+    #[inline]
     fn fit(&self, width: usize) -> bool {
         self.rows.iter().chain(self.sub).all(|&r| (usize::from(r) + 1) * width <= self.weights.len())
     }
