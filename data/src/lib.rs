@@ -3,6 +3,7 @@
 
 mod codec;
 pub mod distinct;
+mod ending;
 mod error;
 mod fastdecode;
 mod find;
@@ -24,6 +25,7 @@ mod shard;
 pub mod stats;
 mod writer;
 
+pub use ending::Ending;
 pub use error::{DataError, RecordError};
 /// Checked outputs (`.part` and rename, special files written through): fanorona-io's, here
 /// for the callers that know them from this crate.
