@@ -21,8 +21,8 @@ use std::time::Instant;
 use anyhow::Context;
 use fanorona_core::{Position, perft};
 use fanorona_engine::bench::{DEFAULT_BENCH_DEPTH, run_bench};
+use fanorona_engine::eval::NetEvaluator;
 use fanorona_engine::eval::{Handcrafted, Material};
-use fanorona_engine::nn::NetEvaluator;
 use serde_json::{Map, Value, json};
 
 /// perft depth and its count (RULES.md's start position).
@@ -94,7 +94,7 @@ fn search_figures(f: &mut Figures) -> anyhow::Result<()> {
     f.rate("search_material_nodes_per_second", material.nodes_per_second());
     f.info("bench_signature", json!(material.nodes));
 
-    let net = NetEvaluator::new(Arc::new(fanorona_engine::nn::bench_network()?), "net:embedded")?;
+    let net = NetEvaluator::new(Arc::new(fanorona_nn::bench_network()?), "net:embedded")?;
     let handcrafted = run_bench(depth, &Handcrafted::default());
     let network = run_bench(depth, &net);
     let (h, n) = (handcrafted.nodes_per_second(), network.nodes_per_second());

@@ -38,7 +38,7 @@ POOL = 4096
 
 
 def weight_limits(k, layers):
-    """fanorona_engine::nn::weight_limits: the clipping `fanorona train` applies after each step."""
+    """fanorona_nn::weight_limits: the clipping `fanorona train` applies after each step."""
     if k == 0 and layers > 1:
         return 1.4, 2.0
     if k + 1 == layers:

@@ -63,6 +63,7 @@ const REGISTRIES: &[Registry] = &[
     fanorona_core::bad_input,
     fanorona_tb::bad_input,
     fanorona_book::bad_input,
+    fanorona_nn::bad_input,
     fanorona_engine::bad_input,
     fanorona_data::bad_input,
     fanorona_selfplay::bad_input,
@@ -205,7 +206,7 @@ mod tests {
         let manifest = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
         let members = manifest.lines().find(|l| l.starts_with("members")).expect("the workspace's members");
         let members: Vec<&str> = members.split('"').skip(1).step_by(2).collect();
-        assert!(members.len() >= 11, "{members:?}");
+        assert!(members.len() >= 12, "{members:?}");
         let exit = std::fs::read_to_string(root.join("src/exit.rs")).unwrap();
         let asked = &exit[..exit.find("#[cfg(test)]").unwrap()];
         let mut defined = 0;

@@ -214,10 +214,7 @@ fn validate_reports_damage_and_illegal_turns() {
         black: String::new(),
         start: pos,
         turns: vec![turn, turn],
-        outcome: fanorona_core::Outcome {
-            winner: None,
-            termination: fanorona_core::Termination::Adjudication,
-        },
+        outcome: fanorona_core::Outcome { winner: None, termination: fanorona_data::Ending::Adjudication },
     };
     let illegal = dir.path().join("illegal.bin");
     let header = fanorona_data::Header::new("test", fanorona_data::Kind::Match, "{}", 0);

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use fanorona_data::{SampleConfig, Samples};
-use fanorona_engine::nn::encode;
+use fanorona_nn::encode;
 
 mod common;
 use common::{fanorona, stderr};

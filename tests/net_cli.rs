@@ -2,7 +2,7 @@
 
 use std::process::Output;
 
-use fanorona_engine::nn::{Architecture, Network};
+use fanorona_nn::{Architecture, Network};
 
 mod common;
 use common::{fanorona, stderr};

@@ -28,7 +28,9 @@ impl Default for DrawRules {
     }
 }
 
-/// How a game ended.
+/// How the rules end a game. Endings decided outside the rules (a forfeit, an adjudication)
+/// belong to whoever decides them: matches and record files have their own type for them
+/// (fanorona-data's `Ending`, which holds these five first).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Termination {
@@ -42,37 +44,16 @@ pub enum Termination {
     NoProgress,
     /// The game reached its maximum length (draw).
     MaxLength,
-    /// The loser played an illegal turn (engine matches).
-    IllegalMove,
-    /// The loser exceeded its time limit (engine matches).
-    TimeForfeit,
-    /// The loser's engine crashed or sent something unreadable (engine matches).
-    EngineFailure,
-    /// The game was stopped and scored by an outside decision.
-    Adjudication,
-    /// The game reached a position the endgame tables cover and was scored by them.
-    Tablebase,
-    /// Both engines reported a drawn score long enough (a match's `--draw` rule).
-    DrawAdjudication,
-    /// The loser's engine reported a lost score long enough (a match's `--resign` rule).
-    ResignAdjudication,
 }
 
 impl Termination {
-    /// Every termination, in the order of their codes in record files.
-    pub const ALL: [Termination; 12] = [
+    /// Every rule ending.
+    pub const ALL: [Termination; 5] = [
         Termination::AllCaptured,
         Termination::NoMoves,
         Termination::Repetition,
         Termination::NoProgress,
         Termination::MaxLength,
-        Termination::IllegalMove,
-        Termination::TimeForfeit,
-        Termination::EngineFailure,
-        Termination::Adjudication,
-        Termination::Tablebase,
-        Termination::DrawAdjudication,
-        Termination::ResignAdjudication,
     ];
 }
 
@@ -84,28 +65,28 @@ impl fmt::Display for Termination {
             Termination::Repetition => "threefold repetition",
             Termination::NoProgress => "no capture for too long",
             Termination::MaxLength => "maximum game length",
-            Termination::IllegalMove => "illegal turn",
-            Termination::TimeForfeit => "time forfeit",
-            Termination::EngineFailure => "engine failure",
-            Termination::Adjudication => "adjudication",
-            Termination::Tablebase => "tablebase adjudication",
-            Termination::DrawAdjudication => "draw adjudication",
-            Termination::ResignAdjudication => "resign adjudication",
         })
     }
 }
 
-/// The result of a finished game.
+/// The result of a finished game: the winner and why the game ended, by default a rule ending
+/// ([`Termination`]; a [`Game`]'s outcome). Whoever ends games by other means gives its own
+/// reasons as `T` (a match's forfeits and adjudications: fanorona-data's `Outcome<Ending>`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct Outcome {
+pub struct Outcome<T = Termination> {
     /// The winner, or `None` for a draw.
     pub winner: Option<Color>,
     /// Why the game ended.
-    pub termination: Termination,
+    pub termination: T,
 }
 
-impl Outcome {
+impl<T> Outcome<T> {
+    /// The same result with its termination converted (a rule outcome as a match's).
+    pub fn widen<U: From<T>>(self) -> Outcome<U> {
+        Outcome { winner: self.winner, termination: self.termination.into() }
+    }
+
     /// The score for `c`: 1 for a win, 0.5 for a draw, 0 for a loss.
     pub fn score(&self, c: Color) -> f64 {
         match self.winner {
@@ -125,7 +106,7 @@ impl Outcome {
     }
 }
 
-impl fmt::Display for Outcome {
+impl<T: fmt::Display> fmt::Display for Outcome<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.winner {
             Some(c) => write!(f, "{} ({c} wins by {})", self.result_str(), self.termination),
@@ -195,7 +176,8 @@ impl Game {
         self.quiet.last().copied().unwrap_or(0)
     }
 
-    /// The outcome, once the game is over.
+    /// The outcome, once the rules end the game. An ending decided outside the rules (a
+    /// forfeit, an adjudication) is not the game's: whoever decides it keeps it.
     pub fn outcome(&self) -> Option<Outcome> {
         self.outcome
     }
@@ -282,11 +264,6 @@ impl Game {
         self.quiet.pop();
         self.outcome = self.judge();
         true
-    }
-
-    /// Ends the game with an outside result (a forfeit, an adjudication).
-    pub fn set_outcome(&mut self, outcome: Outcome) {
-        self.outcome = Some(outcome);
     }
 }
 

@@ -1,5 +1,7 @@
 //! Fanorona rules: the board, turns, legal move generation, notation, positions, Zobrist
-//! hashing and perft.
+//! hashing and perft; and the seedable random generator ([`Rng`]) that players, self-play,
+//! matches and network initialisation draw from, so that every crate above gets the same
+//! numbers from the same seed.
 //!
 //! The rules are those of the project's rule book (RULES.md): a 5x9 board of strong and weak
 //! points, approach and withdrawal captures, compulsory capture and capture chains that never
@@ -32,6 +34,7 @@ mod perft;
 mod perft_table;
 mod point;
 mod position;
+mod rng;
 mod tables;
 mod turn;
 mod window;
@@ -50,5 +53,6 @@ pub use perft::{perft, perft_divide, perft_divide_hashed, perft_divide_parallel,
 pub use perft_table::{MAX_PERFT_HASH_MIB, PerftTable, PerftTableError};
 pub use point::{FILES, ParsePointError, Point, RANKS};
 pub use position::{MAX_STONES, PlayError, Position, PositionError};
+pub use rng::Rng;
 pub use tables::{neighbor, ray};
 pub use turn::{Turn, TurnList};

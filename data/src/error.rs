@@ -5,6 +5,8 @@ use std::path::PathBuf;
 
 use fanorona_core::{Color, IllegalMoveError, Termination};
 
+use crate::Ending;
+
 /// Why a game record is inconsistent (independent of any file).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RecordError {
@@ -55,7 +57,7 @@ pub enum RecordError {
     },
     /// The winner of an outcome cannot be a winner (kept for completeness of checks).
     #[error("{0} cannot win a game that ended by {1}")]
-    ImpossibleWinner(Color, Termination),
+    ImpossibleWinner(Color, Ending),
 }
 
 impl RecordError {

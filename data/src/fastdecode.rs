@@ -3,9 +3,9 @@
 //! anything else it gives up and the serde decoder (the reference) decides and names the
 //! error. Tests check that both agree.
 
-use fanorona_core::{Bitboard, Color, Outcome, Position, Termination};
+use fanorona_core::{Bitboard, Color, Outcome, Position};
 
-use crate::{GameRecord, MoveCode, Turn, TurnInfo};
+use crate::{Ending, GameRecord, MoveCode, Turn, TurnInfo};
 
 struct Cursor<'a> {
     b: &'a [u8],
@@ -64,9 +64,9 @@ impl<'a> Cursor<'a> {
     }
 }
 
-/// The termination of code `v`: its declaration index, as bincode writes enums.
-fn termination(v: u64) -> Option<Termination> {
-    Termination::ALL.get(usize::try_from(v).ok()?).copied()
+/// The ending of code `v`: its declaration index, as bincode writes enums.
+fn termination(v: u64) -> Option<Ending> {
+    Ending::ALL.get(usize::try_from(v).ok()?).copied()
 }
 
 #[inline]
@@ -154,7 +154,7 @@ mod tests {
                 });
                 pos.play_unchecked(&m);
             }
-            let terms = [Termination::AllCaptured, Termination::Adjudication, Termination::MaxLength];
+            let terms = [Ending::AllCaptured, Ending::Adjudication, Ending::MaxLength];
             out.push(GameRecord {
                 index: g * 1_000_003 + (g % 3).wrapping_mul(u64::MAX) / 2,
                 white: if g.is_multiple_of(2) {
@@ -177,7 +177,7 @@ mod tests {
     #[test]
     fn every_termination_decodes_as_serde_wrote_it() {
         let mut buf = Vec::new();
-        for t in Termination::ALL {
+        for t in Ending::ALL {
             let mut r = records().remove(0);
             r.outcome = Outcome { winner: None, termination: t };
             encode_into(&r, &mut buf).unwrap();

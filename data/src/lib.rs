@@ -3,6 +3,7 @@
 
 mod codec;
 pub mod distinct;
+mod ending;
 mod error;
 mod fastdecode;
 mod find;
@@ -13,15 +14,18 @@ mod movecode;
 pub mod npy;
 pub mod npz;
 pub mod npz_export;
+pub mod ordered;
 pub mod pgn;
 mod reader;
 mod record;
 pub mod rundir;
 pub mod sample_arrays;
 pub mod samples;
+mod shard;
 pub mod stats;
 mod writer;
 
+pub use ending::Ending;
 pub use error::{DataError, RecordError};
 /// Checked outputs (`.part` and rename, special files written through): fanorona-io's, here
 /// for the callers that know them from this crate.
@@ -37,6 +41,7 @@ pub use reader::{RecordReader, Scan, scan};
 pub use record::{GameRecord, Turn, TurnInfo};
 pub use sample_arrays::{SAMPLE_COLUMNS, SampleArrays};
 pub use samples::{GameFilter, Sample, SampleConfig, SampleExtractor, Samples, Target, squash};
+pub use shard::{SHARD_COUNT_ENV, SHARD_PLACEHOLDER, Shard, ShardGames};
 pub use writer::{AppendInfo, RecordWriter};
 
 /// The program name and version to put in headers: `fanorona-data <version>` unless the

@@ -5,9 +5,9 @@
 
 use std::io::{self, BufRead, Write};
 
-use fanorona_core::{Color, DrawRules, Game, MoveError, Outcome, Position, Termination};
+use fanorona_core::{Color, DrawRules, Game, MoveError, Outcome, Position};
 
-use crate::{GameRecord, MoveCode, Turn, TurnInfo};
+use crate::{Ending, GameRecord, MoveCode, Turn, TurnInfo};
 
 /// The longest line a PGN file may have, in bytes.
 pub const MAX_PGN_LINE: usize = 1 << 20;
@@ -461,12 +461,12 @@ impl<R: BufRead> PgnReader<R> {
             return Err(at(format!("the Result tag {r:?} differs from the result {result} after the turns")));
         }
         let termination = match tag("Termination") {
-            Some(t) => Termination::ALL
+            Some(t) => Ending::ALL
                 .into_iter()
                 .find(|x| x.to_string() == t)
                 .ok_or_else(|| at(format!("unknown Termination {t:?}")))?,
             None => match game.outcome() {
-                Some(o) => o.termination,
+                Some(o) => o.termination.into(),
                 None => return Err(at("no Termination tag, and the rules do not end the game".into())),
             },
         };
@@ -599,7 +599,7 @@ mod tests {
             black: "greedy".into(),
             start: Position::start(),
             turns,
-            outcome: Outcome { winner: Some(Color::Black), termination: Termination::ResignAdjudication },
+            outcome: Outcome { winner: Some(Color::Black), termination: Ending::ResignAdjudication },
         }
     }
 

@@ -1,10 +1,10 @@
 //! [`GameRecord`]: one game as stored: the start position, every turn with what its player
 //! reported, and the outcome.
 
-use fanorona_core::{Bitboard, Color, DrawRules, Game, Move, Outcome, Position, Termination};
+use fanorona_core::{Bitboard, Color, DrawRules, Game, Move, Outcome, Position};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::{MoveCode, RecordError};
+use crate::{Ending, MoveCode, RecordError};
 
 /// What the player of one turn reported besides the turn itself.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -46,7 +46,7 @@ pub struct GameRecord {
     /// Every turn, in order.
     pub turns: Vec<Turn>,
     /// The result and why the game ended.
-    pub outcome: Outcome,
+    pub outcome: Outcome<Ending>,
 }
 
 fn ser_position<S: Serializer>(p: &Position, s: S) -> Result<S::Ok, S::Error> {
@@ -59,7 +59,7 @@ fn de_position<'de, D: Deserializer<'de>>(d: D) -> Result<Position, D::Error> {
 }
 
 impl GameRecord {
-    /// A record of a finished game with one [`TurnInfo`] per turn.
+    /// A record of a game the rules ended, with one [`TurnInfo`] per turn.
     ///
     /// # Errors
     /// [`RecordError::NotOver`] when the game has no outcome; [`RecordError::InfoMismatch`]
@@ -71,7 +71,25 @@ impl GameRecord {
         white: &str,
         black: &str,
     ) -> Result<GameRecord, RecordError> {
-        let outcome = game.outcome().ok_or(RecordError::NotOver)?;
+        GameRecord::from_decided_game(game, None, info, index, white, black)
+    }
+
+    /// A record of a game ended by `decision` (a forfeit, an adjudication: an ending from
+    /// outside the rules, which stands whatever the rules say of the final position) or,
+    /// without one, by the rules, with one [`TurnInfo`] per turn.
+    ///
+    /// # Errors
+    /// [`RecordError::NotOver`] when there is no decision and the rules have not ended the
+    /// game; [`RecordError::InfoMismatch`] when `info` does not have one entry per turn.
+    pub fn from_decided_game(
+        game: &Game,
+        decision: Option<Outcome<Ending>>,
+        info: &[TurnInfo],
+        index: u64,
+        white: &str,
+        black: &str,
+    ) -> Result<GameRecord, RecordError> {
+        let outcome = decision.or_else(|| game.outcome().map(Outcome::widen)).ok_or(RecordError::NotOver)?;
         if info.len() != game.moves().len() {
             return Err(RecordError::InfoMismatch { turns: game.moves().len(), info: info.len() });
         }
@@ -147,8 +165,9 @@ impl GameRecord {
         self.for_each_position(|_, _, _| ())
     }
 
-    /// Replays the game under `rules`, every turn checked, and sets the recorded outcome on
-    /// the result (so outcomes from outside the rules, like a time forfeit, are kept).
+    /// Replays the game under `rules`, every turn checked. The game's outcome is what the
+    /// rules say of it; the record's, which may come from outside the rules (a time forfeit),
+    /// is [`GameRecord::outcome`].
     ///
     /// # Errors
     /// [`RecordError::IllegalTurn`] for the first illegal turn; [`RecordError::PlayedAfterEnd`]
@@ -162,7 +181,6 @@ impl GameRecord {
             let m = checked_move(game.position(), ply, &t.mv)?;
             game.play_unchecked(&m);
         }
-        game.set_outcome(self.outcome);
         Ok(game)
     }
 
@@ -181,15 +199,16 @@ impl GameRecord {
         let recorded = format!("{} by {:?}", self.outcome.result_str(), self.outcome.termination);
         let wrong = |why: String| Err(RecordError::WrongOutcome { recorded: recorded.clone(), why });
         match self.outcome.termination {
-            Termination::AllCaptured | Termination::NoMoves => {
+            Ending::AllCaptured | Ending::NoMoves => {
                 let Some(j) = judged else {
                     return wrong(format!("the game goes on in {pos}"));
                 };
-                if j.winner != self.outcome.winner || j.termination != self.outcome.termination {
+                if j.winner != self.outcome.winner || Ending::from(j.termination) != self.outcome.termination
+                {
                     return wrong(format!("the rules give {} by {:?}", j.result_str(), j.termination));
                 }
             }
-            Termination::Repetition => {
+            Ending::Repetition => {
                 if self.outcome.winner.is_some() {
                     return Err(RecordError::ImpossibleWinner(
                         self.outcome.winner.unwrap_or(Color::White),
@@ -201,7 +220,7 @@ impl GameRecord {
                     return wrong(format!("the final position occurred {n} times, not 3"));
                 }
             }
-            Termination::NoProgress | Termination::MaxLength => {
+            Ending::NoProgress | Ending::MaxLength => {
                 if let Some(w) = self.outcome.winner {
                     return Err(RecordError::ImpossibleWinner(w, self.outcome.termination));
                 }
@@ -214,13 +233,13 @@ impl GameRecord {
                     );
                 }
             }
-            Termination::IllegalMove
-            | Termination::TimeForfeit
-            | Termination::EngineFailure
-            | Termination::Adjudication
-            | Termination::Tablebase
-            | Termination::DrawAdjudication
-            | Termination::ResignAdjudication => {}
+            Ending::IllegalMove
+            | Ending::TimeForfeit
+            | Ending::EngineFailure
+            | Ending::Adjudication
+            | Ending::Tablebase
+            | Ending::DrawAdjudication
+            | Ending::ResignAdjudication => {}
         }
         Ok(())
     }
@@ -256,6 +275,7 @@ fn illegal(pos: &Position, ply: usize, code: &MoveCode) -> RecordError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use fanorona_core::Termination;
 
     pub(crate) fn short_game() -> (Game, Vec<TurnInfo>) {
         // A tiny endgame: White captures the last black stone.
@@ -272,7 +292,7 @@ mod tests {
         let r = GameRecord::from_game(&g, &info, 7, "w", "b").unwrap();
         assert_eq!(r.len(), 1);
         assert_eq!(r.outcome.winner, Some(Color::White));
-        assert_eq!(r.outcome.termination, Termination::AllCaptured);
+        assert_eq!(r.outcome.termination, Ending::AllCaptured);
         assert_eq!(r.notation(), "e1e2+");
         assert_eq!(r.turn_moves().unwrap(), g.moves());
         r.validate().unwrap();
@@ -288,6 +308,22 @@ mod tests {
     }
 
     #[test]
+    fn a_decision_ends_a_game_the_rules_have_not_and_stands_over_theirs() {
+        let going = Game::new(Position::start(), DrawRules::default());
+        let forfeit = Outcome { winner: Some(Color::Black), termination: Ending::TimeForfeit };
+        let r = GameRecord::from_decided_game(&going, Some(forfeit), &[], 0, "", "").unwrap();
+        assert_eq!(r.outcome, forfeit);
+        r.validate().unwrap();
+        let (over, info) = short_game();
+        let adjudged = Outcome { winner: None, termination: Ending::Adjudication };
+        let r = GameRecord::from_decided_game(&over, Some(adjudged), &info, 0, "", "").unwrap();
+        assert_eq!(r.outcome, adjudged);
+        let r = GameRecord::from_decided_game(&over, None, &info, 0, "", "").unwrap();
+        assert_eq!(r.outcome, Outcome { winner: Some(Color::White), termination: Ending::AllCaptured });
+        assert_eq!(GameRecord::from_decided_game(&going, None, &[], 0, "", ""), Err(RecordError::NotOver));
+    }
+
+    #[test]
     fn validate_checks_repetition_draws() {
         let mut g =
             Game::new("B8/9/9/9/8W w".parse().unwrap(), DrawRules { max_quiet_plies: 0, max_plies: 0 });
@@ -300,7 +336,7 @@ mod tests {
         let r = GameRecord::from_game(&g, &info, 0, "", "").unwrap();
         r.validate().unwrap();
         let mut wrong = r.clone();
-        wrong.outcome.termination = Termination::NoProgress;
+        wrong.outcome.termination = Ending::NoProgress;
         assert!(matches!(wrong.validate(), Err(RecordError::WrongOutcome { .. })), "{:?}", wrong.validate());
         let mut early = r.clone();
         early.turns.pop();
@@ -333,7 +369,7 @@ mod tests {
             black: String::new(),
             start: pos,
             turns: vec![t, t],
-            outcome: Outcome { winner: None, termination: Termination::Adjudication },
+            outcome: Outcome { winner: None, termination: Ending::Adjudication },
         };
         match r.validate() {
             Err(RecordError::IllegalTurn { ply: 1, text, .. }) => assert_eq!(text, "d3e3+"),

@@ -1,7 +1,7 @@
 //! Samples as columns: the arrays of `fanorona data export --format npz` and of the Python
 //! package's `fanorona.samples` (schema in `FORMAT.md`, "Training samples as arrays").
 
-use fanorona_engine::nn::{INPUTS, encode};
+use fanorona_nn::{INPUTS, encode};
 
 use crate::Sample;
 use crate::npy::Dtype;

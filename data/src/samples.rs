@@ -381,8 +381,8 @@ mod tests {
         fn shared<T: Send + Sync>() {}
         shared::<Samples>();
     }
-    use crate::{MoveCode, Turn, TurnInfo};
-    use fanorona_core::{Color, Outcome, Termination};
+    use crate::{Ending, MoveCode, Turn, TurnInfo};
+    use fanorona_core::{Color, Outcome};
 
     fn record() -> GameRecord {
         // White wins from the start position after two turns, as far as the record says.
@@ -400,7 +400,7 @@ mod tests {
             black: String::new(),
             start: p0,
             turns: vec![t(m0, Some(400)), t(m1, None)],
-            outcome: Outcome { winner: Some(Color::White), termination: Termination::Adjudication },
+            outcome: Outcome { winner: Some(Color::White), termination: Ending::Adjudication },
         }
     }
 

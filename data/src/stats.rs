@@ -141,8 +141,8 @@ impl Stats {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{MoveCode, Turn, TurnInfo};
-    use fanorona_core::{Outcome, Termination};
+    use crate::{Ending, MoveCode, Turn, TurnInfo};
+    use fanorona_core::Outcome;
 
     #[test]
     fn counts() {
@@ -158,12 +158,12 @@ mod tests {
             black: String::new(),
             start: p0,
             turns: vec![t],
-            outcome: Outcome { winner: Some(Color::White), termination: Termination::Adjudication },
+            outcome: Outcome { winner: Some(Color::White), termination: Ending::Adjudication },
         };
         let mut s = Stats::new();
         s.add_replayed(&r);
         r.outcome.winner = None;
-        r.outcome.termination = Termination::MaxLength;
+        r.outcome.termination = Ending::MaxLength;
         r.turns.clear();
         s.add_replayed(&r);
         assert_eq!((s.games, s.positions, s.white_wins, s.draws, s.black_wins), (2, 1, 1, 1, 0));

@@ -7,8 +7,8 @@
 
 use std::path::PathBuf;
 
-use fanorona_core::{Color, DrawRules, Game, Outcome, Position, Termination};
-use fanorona_data::{FORMAT_VERSION, GameRecord, Header, Kind, RecordReader, RecordWriter, TurnInfo};
+use fanorona_core::{Color, DrawRules, Game, Outcome, Position};
+use fanorona_data::{Ending, FORMAT_VERSION, GameRecord, Header, Kind, RecordReader, RecordWriter, TurnInfo};
 
 fn sample_path() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/sample-v1.bin")
@@ -36,15 +36,13 @@ const INFO_B: [TurnInfo; 4] = [
 fn sample_games() -> Vec<GameRecord> {
     let a = play("9/9/4B4/9/4W4 w", &["e1e2+"], &INFO_A, DrawRules::default());
     let b = play(Position::start().to_string().as_str(), &START_B, &INFO_B, DrawRules::default());
-    let mut b = b;
-    b.set_outcome(Outcome { winner: Some(Color::Black), termination: Termination::TimeForfeit });
+    let forfeit = Outcome { winner: Some(Color::Black), termination: Ending::TimeForfeit };
     let c = play("9/9/9/9/9 w", &[], &[], DrawRules::default());
-    let mut c = c;
-    c.set_outcome(Outcome { winner: None, termination: Termination::Adjudication });
+    let adjudicated = Outcome { winner: None, termination: Ending::Adjudication };
     vec![
         GameRecord::from_game(&a, &INFO_A, 0, "alphabeta:depth=1,eval=material", "random").unwrap(),
-        GameRecord::from_game(&b, &INFO_B, 1, "", "engine \"x\"").unwrap(),
-        GameRecord::from_game(&c, &[], u64::MAX, "w", "b").unwrap(),
+        GameRecord::from_decided_game(&b, Some(forfeit), &INFO_B, 1, "", "engine \"x\"").unwrap(),
+        GameRecord::from_decided_game(&c, Some(adjudicated), &[], u64::MAX, "w", "b").unwrap(),
     ]
 }
 
@@ -86,7 +84,7 @@ fn sample_file_reads_field_by_field() {
     assert_eq!(a.start.to_string(), "9/9/4B4/9/4W4 w");
     assert_eq!(a.notation(), "e1e2+");
     assert_eq!(a.turns[0].info, INFO_A[0]);
-    assert_eq!(a.outcome, Outcome { winner: Some(Color::White), termination: Termination::AllCaptured });
+    assert_eq!(a.outcome, Outcome { winner: Some(Color::White), termination: Ending::AllCaptured });
     assert_eq!(a.final_position().unwrap().to_string(), "9/9/9/4W4/9 b");
     a.validate().unwrap();
 
@@ -96,14 +94,14 @@ fn sample_file_reads_field_by_field() {
     assert_eq!(b.notation(), START_B.join(" "));
     let infos: Vec<TurnInfo> = b.turns.iter().map(|t| t.info).collect();
     assert_eq!(infos, INFO_B);
-    assert_eq!(b.outcome, Outcome { winner: Some(Color::Black), termination: Termination::TimeForfeit });
+    assert_eq!(b.outcome, Outcome { winner: Some(Color::Black), termination: Ending::TimeForfeit });
     b.validate().unwrap();
 
     let c = r.next().unwrap().unwrap();
     assert_eq!((c.index, c.white.as_str(), c.black.as_str()), (u64::MAX, "w", "b"));
     assert_eq!(c.start.to_string(), "9/9/9/9/9 w");
     assert!(c.turns.is_empty());
-    assert_eq!(c.outcome, Outcome { winner: None, termination: Termination::Adjudication });
+    assert_eq!(c.outcome, Outcome { winner: None, termination: Ending::Adjudication });
 
     assert!(r.next().is_none());
     assert_eq!(vec![a, b, c], sample_games());

@@ -3,7 +3,8 @@ use std::time::Instant;
 
 use fanorona_core::{Color, Position};
 use fanorona_engine::eval::{Evaluator, Handcrafted};
-use fanorona_engine::nn::{Architecture, LazyAccumulator, Network, QuantisedNetwork, simd::Kernel};
+use fanorona_engine::search::MAX_PLY;
+use fanorona_nn::{Architecture, LazyAccumulator, Network, QuantisedNetwork, simd::Kernel};
 
 fn main() {
     if std::env::var("AFFINE").is_ok() {
@@ -21,7 +22,7 @@ fn main() {
     let only = std::env::var("KERNEL").ok();
     for kernel in Kernel::available().into_iter().filter(|k| only.as_deref().is_none_or(|o| o == k.name())) {
         let q = QuantisedNetwork::with_kernel(&net, kernel).expect("quantise");
-        let mut acc = LazyAccumulator::new(&q);
+        let mut acc = LazyAccumulator::new(&q, MAX_PLY);
         let mut s = q.scratch();
         acc.reset(&pos);
         let values = acc.values(&q, &pos, Color::White).to_vec();
@@ -57,7 +58,7 @@ fn main() {
 
 #[allow(dead_code)]
 fn affine_only() {
-    use fanorona_engine::nn::simd;
+    use fanorona_nn::simd;
     for (n_in, n_out) in [(256usize, 32usize), (256, 16)] {
         let w: Vec<i8> = (0..n_in * n_out).map(|i| (i % 7) as i8 - 3).collect();
         let blocked = simd::block_weights(&w, n_in, n_out);

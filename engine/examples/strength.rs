@@ -12,11 +12,12 @@
 
 use std::sync::Mutex;
 
+use fanorona_core::Rng;
 use fanorona_core::{Color, DrawRules, Game, Position};
 use fanorona_engine::eval::{Handcrafted, Weights};
 use fanorona_engine::players::AlphaBetaPlayer;
 use fanorona_engine::spec::{AlphaBetaSpec, EvalSpec};
-use fanorona_engine::{Player, PlayerSpec, Rng};
+use fanorona_engine::{Player, PlayerSpec};
 
 /// A spec, or a tuning player.
 #[derive(Debug, Clone)]

@@ -18,7 +18,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let spec: PlayerSpec = args.next().ok_or(usage)?.parse()?;
     let tb = open_shared(&dir)?;
     let mut player = spec.build(1)?;
-    let mut rng = fanorona_engine::Rng::new(2026);
+    let mut rng = fanorona_core::Rng::new(2026);
     let (mut positions, mut critical, mut wrong) = (0, 0, 0);
     let max_quiet = DrawRules::DEFAULT_MAX_QUIET_PLIES;
     while positions < count {

@@ -3,11 +3,15 @@
 mod cache;
 mod handcrafted;
 mod material;
+mod net;
+mod net_bench;
 mod noise;
 
 pub use cache::{EvalCache, Slot};
 pub use handcrafted::{Handcrafted, Weights};
 pub use material::Material;
+pub use net::NetEvaluator;
+pub use net_bench::{BenchFigures, bench_evals_per_second};
 pub use noise::{MAX_NOISE, Noisy};
 
 use fanorona_core::{Position, Turn};

@@ -1,14 +1,12 @@
-//! Fanorona players and search: alpha-beta with pluggable evaluators, the value network's
-//! plain-Rust inference, and the engine text protocol.
+//! Fanorona players and search: alpha-beta with pluggable evaluators (the value network's,
+//! [`eval::NetEvaluator`], over fanorona-nn's inference), and the engine text protocol.
 
 pub mod bench;
 pub mod book;
 pub mod eval;
-pub mod nn;
 pub mod player;
 pub mod players;
 pub mod protocol;
-pub mod rng;
 pub mod score;
 pub mod search;
 pub mod spec;
@@ -18,18 +16,9 @@ pub mod turn_input;
 
 pub use eval::Evaluator;
 pub use player::{Decision, Player};
-pub use rng::Rng;
 pub use search::{Limits, SearchResult, SearchRoot, Searcher};
 pub use spec::{AlphaBetaSpec, EvalSpec, PlayerSpec, SpecError};
 
 // Every error type of the crate, each saying whether it is bad input (see
 // `fanorona_core::BadInput`): a test of the `fanorona` program fails when one is left off.
-fanorona_core::bad_input_errors!(
-    SpecError,
-    nn::FormatError,
-    nn::NetError,
-    nn::QuantError,
-    protocol::CommandError,
-    search::TableError,
-    search::ThreadsError,
-);
+fanorona_core::bad_input_errors!(SpecError, protocol::CommandError, search::TableError, search::ThreadsError,);

@@ -35,7 +35,7 @@ pub enum EvalSpec {
     Handcrafted,
     /// The value network in a file.
     Net(PathBuf),
-    /// The value network built into the binary ([`crate::nn::bench_network`]), `embedded`.
+    /// The value network built into the binary ([`fanorona_nn::bench_network`]), `embedded`.
     Embedded,
 }
 
@@ -269,10 +269,10 @@ impl EvalSpec {
 /// The embedded network as an evaluator: read and quantised once per process, then copied
 /// (a copy shares the weights), so building a player is cheap.
 fn embedded() -> Result<Box<dyn Evaluator>, SpecError> {
-    static EMBEDDED: OnceLock<Result<crate::nn::NetEvaluator, String>> = OnceLock::new();
+    static EMBEDDED: OnceLock<Result<crate::eval::NetEvaluator, String>> = OnceLock::new();
     let built = EMBEDDED.get_or_init(|| {
-        let net = crate::nn::bench_network().map_err(|e| e.to_string())?;
-        crate::nn::NetEvaluator::new(std::sync::Arc::new(net), "embedded").map_err(|e| e.to_string())
+        let net = fanorona_nn::bench_network().map_err(|e| e.to_string())?;
+        crate::eval::NetEvaluator::new(std::sync::Arc::new(net), "embedded").map_err(|e| e.to_string())
     });
     match built {
         Ok(eval) => Ok(eval.box_clone()),
@@ -282,7 +282,7 @@ fn embedded() -> Result<Box<dyn Evaluator>, SpecError> {
 
 /// Loads a value network as an evaluator.
 fn load_net(path: &Path) -> Result<Box<dyn Evaluator>, SpecError> {
-    match crate::nn::NetEvaluator::load(path) {
+    match crate::eval::NetEvaluator::load(path) {
         Ok(net) => Ok(Box::new(net)),
         Err(e) => Err(SpecError::Net { path: path.to_path_buf(), reason: e.reason() }),
     }

@@ -2,7 +2,7 @@
 
 use fanorona_core::{DrawRules, Game, Position};
 use fanorona_engine::PlayerSpec;
-use fanorona_engine::nn::{Architecture, Network};
+use fanorona_nn::{Architecture, Network};
 
 #[test]
 fn net_spec_loads_the_file_and_plays_legal_turns() {

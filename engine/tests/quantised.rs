@@ -6,11 +6,12 @@ use std::sync::Arc;
 
 use fanorona_core::{DrawRules, Game, Position};
 use fanorona_engine::PlayerSpec;
-use fanorona_engine::eval::Evaluator;
-use fanorona_engine::nn::simd::Kernel;
-use fanorona_engine::nn::{
-    Architecture, Encoding, LazyAccumulator, MAX_THREATS, NetEvaluator, Network, QuantisedNetwork, encode,
-    encode_as, threat_features, value_to_score,
+use fanorona_engine::eval::{Evaluator, NetEvaluator};
+use fanorona_engine::search::MAX_PLY;
+use fanorona_nn::simd::Kernel;
+use fanorona_nn::{
+    Architecture, Encoding, LazyAccumulator, MAX_THREATS, Network, QuantisedNetwork, encode, encode_as,
+    threat_features, value_to_score,
 };
 
 /// Positions of games between a greedy player and a depth-1 handcrafted search, each game
@@ -123,7 +124,7 @@ fn output_buckets_run_in_integers_as_in_floats() {
 #[test]
 fn a_trained_network_in_integers_stays_close_to_its_floats() {
     let positions = game_positions(10_000);
-    let net = Arc::new(fanorona_engine::nn::bench_network().unwrap());
+    let net = Arc::new(fanorona_nn::bench_network().unwrap());
     let mut q = NetEvaluator::new(Arc::clone(&net), "q").unwrap();
     let (mut max, mut sum) = (0i32, 0i64);
     for pos in &positions {
@@ -183,7 +184,7 @@ fn same_scores_with_every_kernel(net: &Network, positions: &[Position]) {
     }
     let nets: Vec<QuantisedNetwork> =
         kernels.iter().map(|&k| QuantisedNetwork::with_kernel(net, k).unwrap()).collect();
-    let mut accs: Vec<LazyAccumulator> = nets.iter().map(LazyAccumulator::new).collect();
+    let mut accs: Vec<LazyAccumulator> = nets.iter().map(|q| LazyAccumulator::new(q, MAX_PLY)).collect();
     let mut scratch: Vec<_> = nets.iter().map(QuantisedNetwork::scratch).collect();
     // Walk consecutive positions as a search would: push the move between them when there is
     // one, otherwise start again.

@@ -4,10 +4,11 @@
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
+use fanorona_core::Rng;
 use fanorona_core::{DrawRules, Game, Position};
 use fanorona_engine::eval::{Handcrafted, Material};
 use fanorona_engine::score::{forced, win_in};
-use fanorona_engine::{Evaluator, Limits, Rng, SearchResult, SearchRoot, Searcher};
+use fanorona_engine::{Evaluator, Limits, SearchResult, SearchRoot, Searcher};
 use proptest::prelude::*;
 
 fn pos(s: &str) -> Position {
@@ -236,7 +237,7 @@ fn a_narrow_quiescence_search_evaluates_fewer_leaves() {
 }
 
 /// The network evaluator with its table of recent evaluations bypassed: every score computed.
-struct Uncached(fanorona_engine::nn::NetEvaluator);
+struct Uncached(fanorona_engine::eval::NetEvaluator);
 
 impl Evaluator for Uncached {
     fn name(&self) -> String {
@@ -261,8 +262,8 @@ impl Evaluator for Uncached {
 
 #[test]
 fn the_network_s_table_of_evaluations_changes_no_search() {
-    let net = Arc::new(fanorona_engine::nn::bench_network().unwrap());
-    let evaluator = || fanorona_engine::nn::NetEvaluator::new(Arc::clone(&net), "net").unwrap();
+    let net = Arc::new(fanorona_nn::bench_network().unwrap());
+    let evaluator = || fanorona_engine::eval::NetEvaluator::new(Arc::clone(&net), "net").unwrap();
     for (s, depth) in [
         ("BBBBBBBBB/BBBBBBBBB/BWBW1BWBW/WWWWWWWWW/WWWWWWWWW w", 5),
         ("1BBB1BBBB/B2B1BB1B/3BW1WB1/WW1W2WWW/WW4WWW w", 6),

@@ -35,7 +35,7 @@ fn with_tables(depth: u32) -> Box<dyn Player> {
 
 /// Random table positions with a legal turn, White to move.
 fn positions(n: usize, seed: u64) -> Vec<Position> {
-    let mut rng = fanorona_engine::Rng::new(seed);
+    let mut rng = fanorona_core::Rng::new(seed);
     let mut out = Vec::new();
     while out.len() < n {
         let stones = 3 + rng.below(u64::from(STONES - 2)) as u32;

@@ -8,7 +8,8 @@
 use core::fmt;
 use core::str::FromStr;
 
-use fanorona_core::{Color, Outcome, Termination};
+use fanorona_core::{Color, Outcome};
+use fanorona_data::Ending;
 use serde::{Deserialize, Serialize};
 
 use crate::EvalError;
@@ -154,7 +155,12 @@ impl Adjudicator {
 
     /// Notes the score `side` reported with its turn, the `turns`-th of the game; the outcome
     /// when a rule ends the game now.
-    pub(crate) fn observe(&mut self, side: Color, score: Option<i32>, turns: usize) -> Option<Outcome> {
+    pub(crate) fn observe(
+        &mut self,
+        side: Color,
+        score: Option<i32>,
+        turns: usize,
+    ) -> Option<Outcome<Ending>> {
         let i = side.index();
         let bump = |run: &mut u32, yes: bool| *run = if yes { run.saturating_add(1) } else { 0 };
         if let Some(r) = self.rules.resign {
@@ -164,17 +170,14 @@ impl Adjudicator {
                 let winner = loser.other();
                 let agreed = !r.twosided || self.winning[winner.index()] >= r.movecount;
                 if self.losing[loser.index()] >= r.movecount && agreed {
-                    return Some(Outcome {
-                        winner: Some(winner),
-                        termination: Termination::ResignAdjudication,
-                    });
+                    return Some(Outcome { winner: Some(winner), termination: Ending::ResignAdjudication });
                 }
             }
         }
         if let Some(d) = self.rules.draw {
             bump(&mut self.drawn[i], score.is_some_and(|s| s.unsigned_abs() <= d.score.unsigned_abs()));
             if turns > d.movenumber as usize && self.drawn.iter().all(|&n| n >= d.movecount) {
-                return Some(Outcome { winner: None, termination: Termination::DrawAdjudication });
+                return Some(Outcome { winner: None, termination: Ending::DrawAdjudication });
             }
         }
         None
@@ -221,7 +224,7 @@ mod tests {
         assert_eq!(feed(&mut a, -10, 10), (None, None));
         // Turn 5: White 3 in a row, Black 2: draw at once.
         let (w, _) = feed(&mut a, 1, 0);
-        assert_eq!(w.map(|o| o.termination), Some(Termination::DrawAdjudication));
+        assert_eq!(w.map(|o| o.termination), Some(Ending::DrawAdjudication));
         // A missing score breaks the run.
         let mut a = Adjudicator::new(rules);
         for t in 1..=8 {
@@ -242,7 +245,7 @@ mod tests {
         assert_eq!(a.observe(Color::Black, Some(-400), 1), None);
         assert_eq!(a.observe(Color::White, Some(100), 2), None);
         let o = a.observe(Color::Black, Some(-300), 3).unwrap();
-        assert_eq!(o, Outcome { winner: Some(Color::White), termination: Termination::ResignAdjudication });
+        assert_eq!(o, Outcome { winner: Some(Color::White), termination: Ending::ResignAdjudication });
 
         let two =
             Adjudication { draw: None, resign: Some("movecount=2 score=300 twosided=true".parse().unwrap()) };

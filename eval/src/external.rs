@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::time::{Duration, Instant};
 
-use fanorona_core::Termination;
+use fanorona_data::Ending;
 use fanorona_engine::protocol::{Line, LineReader, read_line};
 
 use crate::log::{Direction, LogHandle, MAX_LOGGED_LINE};
@@ -44,16 +44,16 @@ enum Output {
 /// reason.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fault {
-    /// [`Termination::EngineFailure`], [`Termination::TimeForfeit`] or
-    /// [`Termination::IllegalMove`].
-    pub termination: Termination,
+    /// [`Ending::EngineFailure`], [`Ending::TimeForfeit`] or
+    /// [`Ending::IllegalMove`].
+    pub termination: Ending,
     /// What happened, for the record.
     pub reason: String,
 }
 
 impl Fault {
     pub(crate) fn failure(reason: impl Into<String>) -> Fault {
-        Fault { termination: Termination::EngineFailure, reason: reason.into() }
+        Fault { termination: Ending::EngineFailure, reason: reason.into() }
     }
 }
 
@@ -146,7 +146,7 @@ impl ExternalEngine {
     }
 
     /// Sends one line; an engine that does not take it within [`WRITE_TIMEOUT`] (it stopped
-    /// reading its input and the pipe is full) is an [`Termination::EngineFailure`].
+    /// reading its input and the pipe is full) is an [`Ending::EngineFailure`].
     pub fn send(&mut self, line: &str) -> Result<(), Fault> {
         if let Some(log) = &self.log {
             log.line(Direction::ToEngine, line);
@@ -168,12 +168,12 @@ impl ExternalEngine {
         }
     }
 
-    /// Next line before `deadline`; a timeout is a [`Termination::TimeForfeit`] fault, the end
-    /// of the output an [`Termination::EngineFailure`].
+    /// Next line before `deadline`; a timeout is a [`Ending::TimeForfeit`] fault, the end
+    /// of the output an [`Ending::EngineFailure`].
     fn recv_until(&mut self, deadline: Instant, waiting_for: &str) -> Result<String, Fault> {
         let left = deadline.saturating_duration_since(Instant::now());
         let late = || Fault {
-            termination: Termination::TimeForfeit,
+            termination: Ending::TimeForfeit,
             reason: format!("no {waiting_for} within the time limit"),
         };
         match self.lines.recv_timeout(left) {

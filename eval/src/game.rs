@@ -3,8 +3,8 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use fanorona_core::{Color, DrawRules, Game, Outcome, Position, Termination};
-use fanorona_data::TurnInfo;
+use fanorona_core::{Color, DrawRules, Game, Outcome, Position};
+use fanorona_data::{Ending, TurnInfo};
 use fanorona_tb::Tablebase;
 
 use crate::adjudication::{Adjudication, Adjudicator};
@@ -16,6 +16,8 @@ use crate::seat::{Chosen, ClockState, Seat};
 #[derive(Debug)]
 pub(crate) struct Played {
     pub game: Game,
+    /// The forfeit or adjudication that ended the game, when the rules did not.
+    pub decision: Option<Outcome<Ending>>,
     pub info: Vec<TurnInfo>,
     /// Milliseconds each turn took.
     pub times: Vec<u64>,
@@ -92,19 +94,20 @@ pub(crate) fn play_game(
     let mut game = Game::new(start, referee.rules);
     let mut played = Played {
         game: Game::new(start, referee.rules),
+        decision: None,
         info: Vec::new(),
         times: Vec::new(),
         fault: None,
         cpu: [CpuShare::default(); 2],
     };
-    let forfeit = |game: &mut Game, side: Color, f: Fault| {
-        game.set_outcome(Outcome { winner: Some(side.other()), termination: f.termination });
-        Some((side, f))
+    let forfeit = |played: &mut Played, side: Color, f: Fault| {
+        played.decision = Some(Outcome { winner: Some(side.other()), termination: f.termination });
+        played.fault = Some((side, f));
     };
     // Both seats get ready; a seat that cannot start loses at once.
     for (side, seat, seed) in [(Color::White, &mut *white, seeds[0]), (Color::Black, &mut *black, seeds[1])] {
         if let Err(f) = seat.new_game(seed) {
-            played.fault = forfeit(&mut game, side, f);
+            forfeit(&mut played, side, f);
             played.game = game;
             return Some(played);
         }
@@ -115,8 +118,8 @@ pub(crate) fn play_game(
         if stop.load(Ordering::Relaxed) {
             return None;
         }
-        if let Some(outcome) = referee.tb.and_then(|tb| tb.adjudicate(&game)) {
-            game.set_outcome(outcome);
+        if let Some(verdict) = referee.tb.and_then(|tb| tb.adjudicate(&game)) {
+            played.decision = Some(Outcome { winner: verdict.winner, termination: Ending::Tablebase });
             break;
         }
         let side = game.position().turn();
@@ -124,7 +127,7 @@ pub(crate) fn play_game(
         let Chosen { mv, info: turn_info, took, cpu } = match seat.choose(&game, &clocks.state) {
             Ok(t) => t,
             Err(f) => {
-                played.fault = forfeit(&mut game, side, f);
+                forfeit(&mut played, side, f);
                 break;
             }
         };
@@ -138,7 +141,7 @@ pub(crate) fn play_game(
                 (took_ms > st + margin).then(|| format!("{took_ms} ms for a turn of {st} ms"))
             });
         if let Some(reason) = late {
-            played.fault = forfeit(&mut game, side, Fault { termination: Termination::TimeForfeit, reason });
+            forfeit(&mut played, side, Fault { termination: Ending::TimeForfeit, reason });
             break;
         }
         game.play_unchecked(&mv);
@@ -150,7 +153,8 @@ pub(crate) fn play_game(
         if game.outcome().is_none()
             && let Some(o) = adjudicator.observe(side, turn_info.score, game.moves().len())
         {
-            game.set_outcome(o);
+            played.decision = Some(o);
+            break;
         }
     }
     played.game = game;

@@ -5,8 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
+use fanorona_data::Shard;
 use fanorona_data::rundir::write_json;
-use fanorona_selfplay::Shard;
 use serde::{Deserialize, Serialize};
 
 use crate::report::{MatchReport, Tally};

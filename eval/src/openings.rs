@@ -6,8 +6,8 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
+use fanorona_core::Rng;
 use fanorona_core::{Color, Position};
-use fanorona_engine::Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::EvalError;

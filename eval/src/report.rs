@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use fanorona_core::{Color, Outcome};
+use fanorona_data::Ending;
 use fanorona_data::GameRecord;
 use serde::{Deserialize, Serialize};
 
@@ -21,7 +22,7 @@ pub struct GameSummary {
     /// Which engine of the match (0 or 1) played White.
     pub white_engine: usize,
     /// The result.
-    pub outcome: Outcome,
+    pub outcome: Outcome<Ending>,
     /// Turns played.
     pub plies: usize,
     /// When an engine failed: which (0 or 1) and why.
@@ -274,7 +275,6 @@ pub fn fmt_num(x: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use fanorona_core::Termination;
 
     #[test]
     fn summary_in_the_fastchess_style() {
@@ -308,7 +308,7 @@ mod tests {
             index,
             pair: index / 2,
             white_engine,
-            outcome: Outcome { winner, termination: Termination::AllCaptured },
+            outcome: Outcome { winner, termination: Ending::AllCaptured },
             plies: 10,
             fault: None,
         };

@@ -8,14 +8,14 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
+use fanorona_core::Rng;
 use fanorona_core::{Color, DrawRules};
 use fanorona_data::{GameRecord, RecordWriter};
-use fanorona_engine::Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::EvalError;
-use fanorona_selfplay::Shard;
-use fanorona_selfplay::ordered::{Task, Workers, run_ordered};
+use fanorona_data::Shard;
+use fanorona_data::ordered::{Task, Workers, run_ordered};
 
 use crate::adjudication::Adjudication;
 use crate::external::ExternalEngine;
@@ -48,7 +48,7 @@ pub struct MatchConfig {
     /// Stop as soon as this test decides.
     pub sprt: Option<SprtConfig>,
     /// Endgame tables: a game is adjudicated by them as soon as it reaches a position they
-    /// cover (termination [`fanorona_core::Termination::Tablebase`]).
+    /// cover (termination [`fanorona_data::Ending::Tablebase`]).
     #[serde(default)]
     pub tb: Option<PathBuf>,
     /// Score adjudication (`--draw`, `--resign`).
@@ -464,7 +464,7 @@ fn count_pair(
         let index = done.pair * 2 + k as u64;
         let white_engine = k;
         let (white, black) = (&names[white_engine], &names[1 - white_engine]);
-        let record = GameRecord::from_game(&p.game, &p.info, index, white, black)
+        let record = GameRecord::from_decided_game(&p.game, p.decision, &p.info, index, white, black)
             .map_err(|e| EvalError::Config(format!("game {index} cannot be recorded: {e}")))?;
         let outcome = record.outcome;
         let fault = p.fault.map(|(side, f)| FaultRecord {

@@ -4,12 +4,12 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use fanorona_core::{Color, Game, Move, MoveError, Position, Termination};
-use fanorona_data::TurnInfo;
+use fanorona_core::{Color, Game, Move, MoveError, Position, Rng};
+use fanorona_data::{Ending, TurnInfo};
 use fanorona_engine::protocol::turn_budget_ms;
 use fanorona_engine::search::Limits;
 use fanorona_engine::thread_time;
-use fanorona_engine::{Player, PlayerSpec, Rng};
+use fanorona_engine::{Player, PlayerSpec};
 
 use crate::EvalError;
 use crate::external::{ExternalEngine, Fault};
@@ -158,7 +158,7 @@ impl Seat {
                 };
                 if !game.legal_moves().contains(&d.mv) {
                     return Err(Fault {
-                        termination: Termination::IllegalMove,
+                        termination: Ending::IllegalMove,
                         reason: format!("player {} chose {} which is not legal", player.name(), d.mv),
                     });
                 }
@@ -244,14 +244,14 @@ fn parse_bestmove(pos: &Position, text: &str) -> Result<Move, Fault> {
     }
     if text == "none" {
         return Err(Fault {
-            termination: Termination::IllegalMove,
+            termination: Ending::IllegalMove,
             reason: "bestmove none although legal turns exist".into(),
         });
     }
     pos.parse_move(text).map_err(|e| match e {
         MoveError::Parse(p) => Fault::failure(format!("unreadable bestmove {text:?}: {p}")),
         MoveError::Illegal(i) => {
-            Fault { termination: Termination::IllegalMove, reason: format!("bestmove {text}: {i}") }
+            Fault { termination: Ending::IllegalMove, reason: format!("bestmove {text}: {i}") }
         }
     })
 }
@@ -310,8 +310,8 @@ mod tests {
         assert_eq!(position_command(&g), "position fen 9/9/9/9/W1B6 w");
 
         assert_eq!(parse_bestmove(&p, "a1b1+").unwrap().to_string(), "a1b1+");
-        assert_eq!(parse_bestmove(&p, "a1a2").unwrap_err().termination, Termination::IllegalMove);
-        assert_eq!(parse_bestmove(&p, "hello").unwrap_err().termination, Termination::EngineFailure);
-        assert_eq!(parse_bestmove(&p, "none").unwrap_err().termination, Termination::IllegalMove);
+        assert_eq!(parse_bestmove(&p, "a1a2").unwrap_err().termination, Ending::IllegalMove);
+        assert_eq!(parse_bestmove(&p, "hello").unwrap_err().termination, Ending::EngineFailure);
+        assert_eq!(parse_bestmove(&p, "none").unwrap_err().termination, Ending::IllegalMove);
     }
 }

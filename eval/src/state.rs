@@ -74,7 +74,7 @@ impl MatchState {
             ));
         }
         if let Some(s) = self.config.shard {
-            fanorona_selfplay::Shard::new(s.index, s.count)?;
+            fanorona_data::Shard::new(s.index, s.count)?;
         }
         let (first, end) = self.config.pair_range();
         let pairs = end - first;

@@ -2,7 +2,7 @@
 
 #![allow(clippy::unwrap_used)] // test helpers: a failure is the test failing
 
-use fanorona_core::Termination;
+use fanorona_data::Ending;
 use fanorona_eval::{EngineSpec, MatchConfig, run_match};
 
 fn spec(text: &str) -> EngineSpec {
@@ -23,7 +23,7 @@ fn adjudicated_matches_do_not_depend_on_the_thread_count() {
     let resigned = one.terminations.get("resign adjudication").copied().unwrap_or(0);
     assert!(resigned > 0, "{:?}", one.terminations);
     // Every resignation is the losing side's: three turns in a row at -4 stones or worse.
-    for r in one.records.iter().filter(|r| r.outcome.termination == Termination::ResignAdjudication) {
+    for r in one.records.iter().filter(|r| r.outcome.termination == Ending::ResignAdjudication) {
         let loser = r.outcome.winner.unwrap().other();
         let mine: Vec<i32> = r
             .turns

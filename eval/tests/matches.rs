@@ -5,7 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
-use fanorona_core::{Color, Termination};
+use fanorona_core::Color;
+use fanorona_data::Ending;
 use fanorona_data::{GameRecord, RecordReader};
 use fanorona_eval::stats::SprtVerdict;
 use fanorona_eval::{
@@ -68,11 +69,11 @@ fn script(dir: &Path, name: &str, on_go: &str) -> PathBuf {
 fn broken_engines_lose_and_the_match_goes_on() {
     let dir = tempfile::tempdir().unwrap();
     let cases = [
-        ("crash", "exit 3", Termination::EngineFailure, "while waiting for bestmove"),
-        ("hang", ":", Termination::TimeForfeit, "no bestmove"),
-        ("garbage", "echo 'hello there'", Termination::EngineFailure, "unreadable line"),
-        ("badmove", "echo 'bestmove xyz'", Termination::EngineFailure, "unreadable bestmove"),
-        ("illegal", "echo 'bestmove a1a2'", Termination::IllegalMove, "a1a2"),
+        ("crash", "exit 3", Ending::EngineFailure, "while waiting for bestmove"),
+        ("hang", ":", Ending::TimeForfeit, "no bestmove"),
+        ("garbage", "echo 'hello there'", Ending::EngineFailure, "unreadable line"),
+        ("badmove", "echo 'bestmove xyz'", Ending::EngineFailure, "unreadable bestmove"),
+        ("illegal", "echo 'bestmove a1a2'", Ending::IllegalMove, "a1a2"),
     ];
     for (name, on_go, termination, needle) in cases {
         let path = script(dir.path(), name, on_go);
@@ -289,9 +290,9 @@ fn engines_that_flood_or_never_end_a_line_are_stopped() {
     let dir = tempfile::tempdir().unwrap();
     let cases = [
         // Endless info lines: still a time forfeit.
-        ("flood", "while :; do echo 'info depth 1 score 0'; done", Termination::TimeForfeit, "no bestmove"),
+        ("flood", "while :; do echo 'info depth 1 score 0'; done", Ending::TimeForfeit, "no bestmove"),
         // One endless line: refused once it passes the bound, memory stays small.
-        ("endless", "head -c 3000000 /dev/zero | tr '\\0' x", Termination::EngineFailure, "longer than"),
+        ("endless", "head -c 3000000 /dev/zero | tr '\\0' x", Ending::EngineFailure, "longer than"),
     ];
     for (name, on_go, termination, needle) in cases {
         let path = script(dir.path(), name, on_go);

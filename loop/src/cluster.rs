@@ -5,9 +5,10 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use fanorona_data::Shard;
 use fanorona_data::stats::Stats;
 use fanorona_data::{DataError, Existing, Output, RecordReader, RecordWriter};
-use fanorona_selfplay::{Exploration, SelfplayConfig, Shard};
+use fanorona_selfplay::{Exploration, SelfplayConfig};
 
 use crate::error::MissingShard;
 use crate::{LoopError, SelfplayStage};
@@ -76,7 +77,7 @@ pub fn selfplay(
     let shards = section.shards;
     let dir = gen_dir.join("shards");
     crate::files::create_dir(&dir)?;
-    let pattern = dir.join(format!("shard-{}.bin", fanorona_selfplay::SHARD_PLACEHOLDER));
+    let pattern = dir.join(format!("shard-{}.bin", fanorona_data::SHARD_PLACEHOLDER));
     let args = shard_args(sp, shards, &pattern);
     // The command's own output (sbatch's "Submitted batch job") goes to stderr: stdout is the
     // loop's (its --json summary).

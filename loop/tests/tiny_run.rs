@@ -73,7 +73,7 @@ fn tiny_loop_writes_every_stage_and_report_and_resumes() {
         assert_eq!(sp.games, 24);
         assert_eq!(tr.epochs.len(), 1);
         assert_eq!(gate.wdl.wins + gate.wdl.draws + gate.wdl.losses, 4);
-        assert!(fanorona_engine::nn::NetEvaluator::load(&gen_dir.join("candidate.fnet")).is_ok());
+        assert!(fanorona_engine::eval::NetEvaluator::load(&gen_dir.join("candidate.fnet")).is_ok());
     }
     // Generation 2 trains on both generations' games (window 2).
     assert_eq!(record.generations[1].1.files.len(), 2);

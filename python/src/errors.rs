@@ -2,7 +2,7 @@
 //! cannot read is `OSError`, anything wrong with the input itself `ValueError`.
 
 use fanorona_data::DataError;
-use fanorona_engine::nn::NetError;
+use fanorona_nn::NetError;
 use pyo3::PyErr;
 use pyo3::exceptions::{PyOSError, PyValueError};
 

@@ -20,7 +20,7 @@ fn _fanorona(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(games::read_games, m)?)?;
     m.add_function(wrap_pyfunction!(samples::samples, m)?)?;
     m.add_function(wrap_pyfunction!(network::weight_limits, m)?)?;
-    m.add("INPUTS", fanorona_engine::nn::INPUTS)?;
+    m.add("INPUTS", fanorona_nn::INPUTS)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

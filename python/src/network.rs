@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use fanorona_data::{Existing, Output};
-use fanorona_engine::nn::{Activation, Architecture, Encoding, MAX_BUCKETS, NetEvaluator, Network};
+use fanorona_nn::{Activation, Architecture, Encoding, Inference, MAX_BUCKETS, Network};
 use numpy::{PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 
@@ -18,13 +18,13 @@ use crate::position::PyPosition;
 #[derive(Debug)]
 pub struct PyNetwork {
     net: Arc<Network>,
-    /// The search's evaluator, built at the first `score`.
-    evaluator: Option<NetEvaluator>,
+    /// The search's inference, built at the first `score`.
+    inference: Option<Inference>,
 }
 
 impl PyNetwork {
     fn new(net: Network) -> PyNetwork {
-        PyNetwork { net: Arc::new(net), evaluator: None }
+        PyNetwork { net: Arc::new(net), inference: None }
     }
 }
 
@@ -134,10 +134,11 @@ impl PyNetwork {
     /// gets it (integer inference for a clipped-ReLU network, as `fanorona net eval`).
     fn score(&mut self, position: &PyPosition) -> i32 {
         let net = &self.net;
-        let e = self.evaluator.get_or_insert_with(|| {
-            NetEvaluator::new(net.clone(), "net").unwrap_or_else(|_| NetEvaluator::float(net.clone(), "net"))
+        // No search follows: each position is scored from scratch (no plies to allocate).
+        let inference = self.inference.get_or_insert_with(|| {
+            Inference::new(net.clone(), 0).unwrap_or_else(|_| Inference::float(net.clone()))
         });
-        e.score(&position.0)
+        inference.score(&position.0)
     }
 
     /// The float network's values of a batch of inputs (`[n, 90]` for a stone-plane network,
@@ -228,5 +229,5 @@ impl PyNetwork {
 /// clips).
 #[pyfunction]
 pub fn weight_limits(k: usize, layers: usize) -> (f32, f32) {
-    fanorona_engine::nn::weight_limits(k, layers)
+    fanorona_nn::weight_limits(k, layers)
 }

@@ -59,8 +59,8 @@ impl PyPosition {
     /// planes (`encoding="threats"`). Raises ValueError for another encoding.
     #[pyo3(signature = (encoding="stones"))]
     fn encode<'py>(&self, py: Python<'py>, encoding: &str) -> PyResult<Bound<'py, PyArray1<u8>>> {
-        let encoding = encoding.parse::<fanorona_engine::nn::Encoding>().map_err(crate::errors::value)?;
-        let x = fanorona_engine::nn::encode_as(encoding, &self.0);
+        let encoding = encoding.parse::<fanorona_nn::Encoding>().map_err(crate::errors::value)?;
+        let x = fanorona_nn::encode_as(encoding, &self.0);
         Ok(PyArray1::from_vec(py, x.iter().map(|&v| u8::from(v != 0.0)).collect()))
     }
 

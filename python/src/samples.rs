@@ -3,8 +3,8 @@
 
 use std::path::PathBuf;
 
+use fanorona_core::Rng;
 use fanorona_data::{Sample, SampleArrays, SampleConfig, Samples, Target};
-use fanorona_engine::rng::Rng;
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -66,7 +66,7 @@ impl SampleBatches {
         }
         let n = a.len();
         let d = PyDict::new(py);
-        d.set_item("inputs", PyArray1::from_vec(py, a.inputs).reshape([n, fanorona_engine::nn::INPUTS])?)?;
+        d.set_item("inputs", PyArray1::from_vec(py, a.inputs).reshape([n, fanorona_nn::INPUTS])?)?;
         d.set_item("result", PyArray1::from_vec(py, a.result))?;
         d.set_item("score", PyArray1::from_vec(py, a.score))?;
         d.set_item("has_score", PyArray1::from_vec(py, a.has_score))?;

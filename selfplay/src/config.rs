@@ -1,11 +1,11 @@
 //! [`SelfplayConfig`]: everything that decides a self-play run's games.
 
 use fanorona_core::DrawRules;
-use fanorona_data::{Header, Kind};
+use fanorona_data::{Header, Kind, Shard};
 use fanorona_engine::PlayerSpec;
 use serde::{Deserialize, Serialize};
 
-use crate::{SelfplayError, Shard};
+use crate::SelfplayError;
 
 /// How turns are picked during the exploration plies.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -97,7 +97,7 @@ pub const DEFAULT_SPEC: &str = "alphabeta:depth=2,eval=handcrafted";
 pub struct RunConfig {
     /// Games per shard, or the whole run's games when `split`.
     pub games: u64,
-    /// The run's games are split over its shards ([`crate::Shard::split`]).
+    /// The run's games are split over its shards ([`Shard::split`]).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub split: bool,
     /// White's player spec.

@@ -1,7 +1,8 @@
 //! Picking a turn during exploration.
 
 use fanorona_core::Move;
-use fanorona_engine::{Decision, Rng};
+use fanorona_core::Rng;
+use fanorona_engine::Decision;
 
 use crate::Exploration;
 

@@ -6,10 +6,10 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
+use fanorona_data::ordered::{Workers, run_ordered};
 use fanorona_data::stats::Stats;
 use fanorona_data::{DataError, Existing, GameRecord, Output, RecordReader, RecordWriter};
 
-use crate::ordered::{Workers, run_ordered};
 use crate::{PlayerCache, Progress, SelfplayConfig, SelfplayError, Summary, play_game_with};
 
 /// A worker's task: plays game `i` of the run with its own player cache.

@@ -17,16 +17,13 @@ mod config;
 mod error;
 pub mod explore;
 mod generate;
-pub mod ordered;
 mod play;
-mod shard;
 mod summary;
 
 pub use config::{DEFAULT_SPEC, Exploration, RunConfig, SelfplayConfig, default_spec};
 pub use error::SelfplayError;
 pub use generate::{Start, generate, part_path};
 pub use play::{PlayerCache, game_seed, play_game, play_game_with};
-pub use shard::{SHARD_COUNT_ENV, SHARD_PLACEHOLDER, Shard, ShardGames};
 pub use summary::{Progress, Summary};
 
 // Every error type of the crate, each saying whether it is bad input (see

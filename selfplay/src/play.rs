@@ -1,8 +1,8 @@
 //! Playing one self-play game.
 
-use fanorona_core::{Game, Position};
-use fanorona_data::{GameRecord, TurnInfo};
-use fanorona_engine::{Player, PlayerSpec, Rng};
+use fanorona_core::{Game, Outcome, Position, Rng};
+use fanorona_data::{Ending, GameRecord, TurnInfo};
+use fanorona_engine::{Player, PlayerSpec};
 
 use crate::{Exploration, SelfplayConfig, SelfplayError, explore};
 
@@ -81,9 +81,11 @@ pub fn play_game_with(
     let mut rng = Rng::derive(seed, 0);
     let mut game = Game::new(Position::start(), config.rules);
     let mut info = Vec::with_capacity(128);
+    // The tables' adjudication, when they end the game before the rules do.
+    let mut decision = None;
     while game.outcome().is_none() {
-        if let Some(outcome) = tb.as_ref().and_then(|tb| tb.adjudicate(&game)) {
-            game.set_outcome(outcome);
+        if let Some(verdict) = tb.as_ref().and_then(|tb| tb.adjudicate(&game)) {
+            decision = Some(Outcome { winner: verdict.winner, termination: Ending::Tablebase });
             break;
         }
         let ply = game.ply();
@@ -117,8 +119,15 @@ pub fn play_game_with(
         game.play_unchecked(m);
         info.push(turn);
     }
-    GameRecord::from_game(&game, &info, global, &config.white.to_string(), &config.black.to_string())
-        .map_err(|e| SelfplayError::Config(format!("game {global}: {e}")))
+    GameRecord::from_decided_game(
+        &game,
+        decision,
+        &info,
+        global,
+        &config.white.to_string(),
+        &config.black.to_string(),
+    )
+    .map_err(|e| SelfplayError::Config(format!("game {global}: {e}")))
 }
 
 #[cfg(test)]

@@ -4,8 +4,8 @@
 
 use std::path::Path;
 
-use fanorona_data::{Existing, RecordReader, merge};
-use fanorona_selfplay::{Exploration, SelfplayConfig, SelfplayError, Shard, Start, generate, part_path};
+use fanorona_data::{Existing, RecordReader, Shard, merge};
+use fanorona_selfplay::{Exploration, SelfplayConfig, SelfplayError, Start, generate, part_path};
 
 fn config(games: u64, threads: usize) -> SelfplayConfig {
     SelfplayConfig {

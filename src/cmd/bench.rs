@@ -139,14 +139,12 @@ fn cpu_text(r: &BenchReport) -> String {
 
 fn eval_search(depth: u32, net: Option<&std::path::Path>) -> anyhow::Result<EvalSearch> {
     use fanorona_engine::eval::Handcrafted;
-    use fanorona_engine::nn::NetEvaluator;
+    use fanorona_engine::eval::NetEvaluator;
     let ev = match net {
         Some(path) => NetEvaluator::load(path).map_err(|e| bad_input("--net", e))?,
-        None => {
-            NetEvaluator::new(std::sync::Arc::new(fanorona_engine::nn::bench_network()?), "net:embedded")?
-        }
+        None => NetEvaluator::new(std::sync::Arc::new(fanorona_nn::bench_network()?), "net:embedded")?,
     };
-    let kernel = if ev.is_quantised() { fanorona_engine::nn::simd::Kernel::detect().name() } else { "float" };
+    let kernel = if ev.is_quantised() { fanorona_nn::simd::Kernel::detect().name() } else { "float" };
     let arch = ev.network().arch().to_string();
     let (handcrafted, network) = interleaved(depth, &Handcrafted::default(), &ev);
     Ok(EvalSearch { handcrafted, network, arch, kernel })
@@ -191,7 +189,7 @@ struct Figures {
     /// Perft nodes of the start position and moves/s, unless skipped.
     perft: Option<(u64, f64)>,
     /// The network's evaluation speed in a search-like tree walk.
-    net: fanorona_engine::nn::BenchFigures,
+    net: fanorona_engine::eval::BenchFigures,
     /// The handcrafted and network searches, unless skipped.
     searches: Option<EvalSearch>,
     /// One thread against several, when asked.
@@ -225,8 +223,8 @@ fn measure(args: &Args, threads: usize) -> anyhow::Result<Figures> {
     });
     // Network evaluation inside a search-like tree walk, first layer updated incrementally
     // (the embedded trained network).
-    let net = fanorona_engine::nn::bench_network()?;
-    let net = fanorona_engine::nn::bench_evals_per_second(&std::sync::Arc::new(net), 1_000_000);
+    let net = fanorona_nn::bench_network()?;
+    let net = fanorona_engine::eval::bench_evals_per_second(&std::sync::Arc::new(net), 1_000_000);
     let searches =
         if args.no_eval_search { None } else { Some(eval_search(args.depth, args.net.as_deref())?) };
     let threads = (threads > 1).then(|| ThreadsFigure::measure(args.depth, threads));

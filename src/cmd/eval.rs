@@ -5,13 +5,13 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
+use fanorona_data::Shard;
 use fanorona_eval::spec::EngineOptions;
 use fanorona_eval::stats::{Anchor, SprtConfig};
 use fanorona_eval::{
     Adjudication, DrawRule, EngineSpec, MatchConfig, MatchReport, Mode, OpeningSource, Progress, ResignRule,
     TournamentConfig, TournamentReport, fmt_num, run_match, run_tournament,
 };
-use fanorona_selfplay::Shard;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::exit::bad_input;
@@ -192,7 +192,7 @@ impl MatchArgs {
             return Ok(None);
         }
         let out = self.out.as_deref().ok_or_else(|| bad_input("--resume", "needs --out DIR"))?;
-        let dir = if out.to_string_lossy().contains(fanorona_selfplay::SHARD_PLACEHOLDER) {
+        let dir = if out.to_string_lossy().contains(fanorona_data::SHARD_PLACEHOLDER) {
             let shard = self.shard()?.ok_or_else(|| {
                 bad_input(
                     "--out",

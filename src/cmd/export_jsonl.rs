@@ -29,8 +29,8 @@ pub fn line(rec: &GameRecord, positions: bool) -> Result<serde_json::Value, Reco
 #[cfg(test)]
 mod tests {
     use super::*;
-    use fanorona_core::{Color, Outcome, Position, Termination};
-    use fanorona_data::{MoveCode, Turn, TurnInfo};
+    use fanorona_core::{Color, Outcome, Position};
+    use fanorona_data::{Ending, MoveCode, Turn, TurnInfo};
 
     #[test]
     fn scores_depths_flags_and_positions() {
@@ -53,7 +53,7 @@ mod tests {
                     info: TurnInfo { score: None, depth: None, exploration: true },
                 },
             ],
-            outcome: Outcome { winner: Some(Color::White), termination: Termination::Adjudication },
+            outcome: Outcome { winner: Some(Color::White), termination: Ending::Adjudication },
         };
         let v = line(&rec, true).expect("replays");
         assert_eq!(v["scores"], serde_json::json!([120, null]));

@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use fanorona_data::{Existing, Output};
-use fanorona_engine::nn::{Activation, NetEvaluator, Network, QuantisedNetwork};
+use fanorona_engine::eval::NetEvaluator;
+use fanorona_nn::{Activation, Network, QuantisedNetwork};
 
 use crate::exit::bad_input;
 

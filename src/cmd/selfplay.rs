@@ -5,10 +5,9 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::Context;
+use fanorona_data::Shard;
 use fanorona_engine::PlayerSpec;
-use fanorona_selfplay::{
-    DEFAULT_SPEC, Exploration, Progress, SelfplayConfig, Shard, Start, Summary, generate,
-};
+use fanorona_selfplay::{DEFAULT_SPEC, Exploration, Progress, SelfplayConfig, Start, Summary, generate};
 
 use crate::exit::bad_input;
 

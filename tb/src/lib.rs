@@ -33,6 +33,7 @@ mod table;
 mod tablebase;
 mod value;
 
+pub use adjudicate::Verdict;
 pub use error::{ProbeError, TbError};
 pub use format::Counts;
 pub use generate::{

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use fanorona_engine::nn::Architecture;
+use fanorona_nn::Architecture;
 use serde::{Deserialize, Serialize};
 
 use crate::TrainError;
@@ -181,7 +181,7 @@ impl Default for ModelConfig {
             hidden: Architecture::default().hidden,
             // Threat planes: measured stronger at equal time than stone planes alone, though
             // slower per node (README, "How the defaults were chosen").
-            encoding: fanorona_engine::nn::Encoding::ThreatPlanes.name().into(),
+            encoding: fanorona_nn::Encoding::ThreatPlanes.name().into(),
             activation: "crelu".into(),
             buckets: 1,
         }
@@ -233,7 +233,7 @@ impl TrainConfig {
     /// # Errors
     /// When the hidden sizes are invalid.
     pub fn architecture(&self) -> Result<Architecture, TrainError> {
-        use fanorona_engine::nn::Activation;
+        use fanorona_nn::Activation;
         let activation = self
             .model
             .activation
@@ -242,7 +242,7 @@ impl TrainConfig {
         let encoding = self
             .model
             .encoding
-            .parse::<fanorona_engine::nn::Encoding>()
+            .parse::<fanorona_nn::Encoding>()
             .map_err(|e| TrainError::Config(format!("model.encoding: {e}")))?;
         let arch = Architecture::mlp(&self.model.hidden)
             .map(|a| a.with_activation(activation).with_encoding(encoding))

@@ -9,9 +9,9 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use fanorona_core::Position;
+use fanorona_core::Rng;
 use fanorona_data::{GameId, SampleConfig, Samples};
-use fanorona_engine::nn::{Encoding, encode_into};
-use fanorona_engine::rng::Rng;
+use fanorona_nn::{Encoding, encode_into};
 
 use crate::{TrainConfig, TrainError};
 
@@ -388,7 +388,7 @@ mod tests {
         let mut sizes = Vec::new();
         let mut emit = |b: Batch| {
             sizes.push(b.len());
-            assert_eq!(b.x.len(), b.len() * fanorona_engine::nn::THREAT_INPUTS);
+            assert_eq!(b.x.len(), b.len() * fanorona_nn::THREAT_INPUTS);
             got.extend(b.y);
             true
         };

@@ -61,13 +61,13 @@ pub enum TrainError {
     },
     /// A network file could not be read or written.
     #[error(transparent)]
-    Net(#[from] fanorona_engine::nn::NetError),
+    Net(#[from] fanorona_nn::NetError),
     /// A network does not fit the configuration.
     #[error("network: {0}")]
-    Network(#[from] fanorona_engine::nn::FormatError),
+    Network(#[from] fanorona_nn::FormatError),
     /// The trained network does not fit the search's integer types (export refused).
     #[error("the network cannot be exported for the search: {0}")]
-    Quantise(#[from] fanorona_engine::nn::QuantError),
+    Quantise(#[from] fanorona_nn::QuantError),
     /// A burn checkpoint could not be read or written.
     #[error("checkpoint {path}: {message}")]
     Checkpoint {

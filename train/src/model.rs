@@ -4,9 +4,7 @@ use burn::module::Param;
 use burn::nn::Linear;
 use burn::prelude::*;
 use burn::tensor::activation::relu;
-use fanorona_engine::nn::{
-    Activation, Architecture, Encoding, INPUTS, Network, QuantisedNetwork, weight_limits_for,
-};
+use fanorona_nn::{Activation, Architecture, Encoding, INPUTS, Network, QuantisedNetwork, weight_limits_for};
 
 use crate::TrainError;
 use crate::crelu::{clamp_param, clipped_relu};
@@ -190,7 +188,7 @@ pub fn device_for(backend: crate::Backend) -> Result<Device, TrainError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use fanorona_engine::nn::encode;
+    use fanorona_nn::encode;
 
     #[test]
     fn clipping_keeps_weights_within_the_integer_ranges() {
@@ -207,7 +205,7 @@ mod tests {
         let err = model.to_network(&arch, "").unwrap_err();
         assert!(err.to_string().contains("layer 1 weight 5 is 3"), "{err}");
         let clipped = model.clip_weights().to_network(&arch, "").unwrap();
-        let (limit, _) = fanorona_engine::nn::weight_limits(1, 3);
+        let (limit, _) = fanorona_nn::weight_limits(1, 3);
         assert_eq!(clipped.layers()[1].weights()[5], limit);
         assert_eq!(clipped.layers()[1].weights()[4], net.layers()[1].weights()[4]);
     }
@@ -236,7 +234,7 @@ mod tests {
         assert_eq!(model.layer_sizes(), vec![90, 8, 4]);
         // Positions of 44, 30, 12, 11 and 2 stones: buckets 3, 2, 1, 0, 0.
         let mut positions = vec![fanorona_core::Position::start()];
-        let mut rng = fanorona_engine::rng::Rng::new(9);
+        let mut rng = fanorona_core::Rng::new(9);
         let mut pos = fanorona_core::Position::start();
         while positions.len() < 40 {
             let moves = pos.legal_moves();

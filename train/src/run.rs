@@ -9,9 +9,9 @@ use std::time::Instant;
 use burn::optim::decay::WeightDecayConfig;
 use burn::optim::{AdamConfig, AdamWConfig, ModuleOptimizer};
 use burn::prelude::*;
+use fanorona_core::Rng;
 use fanorona_data::rundir::{read_state, write_atomic, write_json};
-use fanorona_engine::nn::{Architecture, Network};
-use fanorona_engine::rng::Rng;
+use fanorona_nn::{Architecture, Network};
 use serde::{Deserialize, Serialize};
 
 use crate::baseline::{self, BaselineReport, MaterialStats};

@@ -2,9 +2,9 @@
 
 use std::path::Path;
 
+use fanorona_core::Rng;
 use fanorona_core::{DrawRules, Game, Position};
 use fanorona_data::{GameRecord, Header, Kind, RecordWriter, TurnInfo};
-use fanorona_engine::rng::Rng;
 
 use crate::TrainError;
 

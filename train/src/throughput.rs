@@ -5,8 +5,8 @@ use std::thread::JoinHandle;
 use std::time::Instant;
 
 use fanorona_core::Position;
-use fanorona_engine::nn::{Encoding, encode_into};
-use fanorona_engine::rng::Rng;
+use fanorona_core::Rng;
+use fanorona_nn::{Encoding, encode_into};
 use serde::{Deserialize, Serialize};
 
 use crate::model::{ValueNet, device_for};

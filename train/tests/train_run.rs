@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use fanorona_core::Position;
-use fanorona_engine::eval::Evaluator;
-use fanorona_engine::nn::{NetEvaluator, Network, encode_as};
-use fanorona_engine::rng::Rng;
+use fanorona_core::Rng;
+use fanorona_engine::eval::{Evaluator, NetEvaluator};
+use fanorona_nn::{Network, encode_as};
 use fanorona_train::burn::prelude::*;
 use fanorona_train::{Progress, TrainConfig, TrainError, load_checkpoint, write_synthetic_games};
 
@@ -104,7 +104,7 @@ fn exported_network_matches_burn_and_loads_in_the_engine() {
         assert!((float.value(p) - v).abs() < 1e-5);
         // The search's integer network stays within a few centi-stones of the float one.
         let q = fanorona_engine::eval::Evaluator::evaluate(&mut ev, p);
-        assert!((q - fanorona_engine::nn::value_to_score(v)).abs() <= 40, "{q} vs {v}");
+        assert!((q - fanorona_nn::value_to_score(v)).abs() <= 40, "{q} vs {v}");
     }
     assert!(worst < 1e-5, "largest difference {worst}");
     // The trained net is not constant.

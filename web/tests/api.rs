@@ -696,14 +696,14 @@ fn games_download_as_pgn() {
     assert_eq!(recs.len(), 1);
     let replayed: Vec<String> = recs[0].turns.iter().map(|t| t.mv.to_string()).collect();
     assert_eq!(replayed, moves);
-    assert_eq!(recs[0].outcome, game.outcome().unwrap());
+    assert_eq!(recs[0].outcome, game.outcome().unwrap().widen());
     assert_eq!((recs[0].white.as_str(), recs[0].black.as_str()), ("Ann", "Club"));
     // A resigned game: won by the other side, by adjudication.
     let body = json!({"moves": ["d3e3+"], "white": "human", "black": "Strong", "resigned": "white"});
     let recs = read_pgn(&post(addr, "/api/pgn", &body).body);
     assert_eq!(recs[0].turns.len(), 1);
     assert_eq!(recs[0].outcome.result_str(), "0-1");
-    assert_eq!(recs[0].outcome.termination, fanorona_core::Termination::Adjudication);
+    assert_eq!(recs[0].outcome.termination, fanorona_data::Ending::Adjudication);
     let r = post(addr, "/api/record", &body);
     assert_eq!(r.status, 200);
     let mut reader = fanorona_data::RecordReader::new(&r.body[..], std::path::Path::new("download")).unwrap();

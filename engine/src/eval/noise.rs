@@ -97,7 +97,7 @@ mod tests {
 
     fn positions() -> Vec<Position> {
         let mut out = vec![Position::start()];
-        let mut rng = crate::Rng::new(7);
+        let mut rng = fanorona_core::Rng::new(7);
         let mut pos = Position::start();
         for _ in 0..40 {
             let moves = pos.legal_moves();

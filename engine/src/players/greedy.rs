@@ -4,7 +4,7 @@ use fanorona_core::Game;
 
 use super::candidate_moves;
 use crate::player::{Decision, Player};
-use crate::rng::Rng;
+use fanorona_core::Rng;
 
 /// Picks a turn that captures the most stones, ties broken by its seeded generator.
 #[derive(Debug, Clone)]

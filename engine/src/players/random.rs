@@ -4,7 +4,7 @@ use fanorona_core::Game;
 
 use super::candidate_moves;
 use crate::player::{Decision, Player};
-use crate::rng::Rng;
+use fanorona_core::Rng;
 
 /// Picks one legal turn uniformly at random.
 #[derive(Debug, Clone)]

@@ -6,8 +6,8 @@
 use std::path::Path;
 use std::sync::Mutex;
 
-use fanorona_core::{Color, Game, Outcome, Termination};
-use fanorona_data::{GameRecord, Header, Kind, RecordWriter, TurnInfo};
+use fanorona_core::{Color, Game, Outcome};
+use fanorona_data::{Ending, GameRecord, Header, Kind, RecordWriter, TurnInfo};
 use serde_json::{Value, json};
 
 use crate::error::{ApiError, ApiResult};
@@ -34,7 +34,7 @@ pub struct Players {
 }
 
 /// The record of a finished game, or of one a side resigned (won by the other side, by
-/// [`Termination::Adjudication`]).
+/// [`Ending::Adjudication`]).
 ///
 /// # Errors
 /// 409 when the game is not over and nobody resigned, or when a side resigned a game that
@@ -65,7 +65,7 @@ pub fn record(game: &Game, players: &Players, index: u64) -> ApiResult<GameRecor
                         info: TurnInfo::default(),
                     })
                     .collect(),
-                outcome: Outcome { winner: Some(!*c), termination: Termination::Adjudication },
+                outcome: Outcome { winner: Some(!*c), termination: Ending::Adjudication },
             };
             rec.validate().map_err(|e| ApiError::internal(format!("record: {e}")))?;
             Ok(rec)

@@ -1,7 +1,10 @@
 //! JSON views of positions and turns: the board as point lists, each turn with every step and
 //! the stones each step captures.
 
+use core::fmt;
+
 use fanorona_core::{Bitboard, CaptureKind, Color, Game, Move, Outcome, Point, Position, neighbor};
+use fanorona_data::Ending;
 use serde_json::{Value, json};
 
 /// The points of a bitboard, as `["a1", ...]`.
@@ -69,17 +72,17 @@ pub fn board(pos: &Position) -> Value {
     })
 }
 
-/// An outcome: result, winner and termination.
-pub fn outcome(o: &Outcome) -> Value {
+/// An outcome, a game's by the rules or a record's: result, winner and termination.
+pub fn outcome<T: Copy + Into<Ending> + fmt::Display>(o: &Outcome<T>) -> Value {
     json!({
         "result": o.result_str(), "winner": o.winner.map(|c| c.to_string()),
-        "termination": termination_slug(o.termination), "text": o.to_string(),
+        "termination": termination_slug(o.termination.into()), "text": o.to_string(),
     })
 }
 
-/// A termination as a short key: `all-captured`, `no-moves`, `repetition`, ...
-pub fn termination_slug(t: fanorona_core::Termination) -> &'static str {
-    use fanorona_core::Termination as T;
+/// An ending as a short key: `all-captured`, `no-moves`, `repetition`, ...
+pub fn termination_slug(t: Ending) -> &'static str {
+    use Ending as T;
     match t {
         T::AllCaptured => "all-captured",
         T::NoMoves => "no-moves",

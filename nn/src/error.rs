@@ -68,7 +68,7 @@ pub enum FormatError {
     /// A safetensors file that is malformed or does not hold a network.
     #[error("safetensors: {0}")]
     Safetensors(String),
-    /// Weights given to [`super::Network::from_layers`] do not match the architecture.
+    /// Weights given to [`crate::Network::from_layers`] do not match the architecture.
     #[error("layer {layer}: expected {expected} values, got {got}")]
     Shape {
         /// Layer number, from 0.
@@ -116,7 +116,7 @@ pub enum NetError {
         /// The file.
         path: PathBuf,
         /// What does not fit.
-        error: super::QuantError,
+        error: crate::QuantError,
     },
 }
 

@@ -3,7 +3,7 @@
 use core::fmt;
 use core::str::FromStr;
 
-use super::FormatError;
+use crate::FormatError;
 
 /// Most hidden layers a network may have.
 pub const MAX_HIDDEN_LAYERS: usize = 8;
@@ -52,8 +52,8 @@ impl Encoding {
     /// Number of inputs.
     pub const fn inputs(self) -> usize {
         match self {
-            Encoding::StonePlanes => super::INPUTS,
-            Encoding::ThreatPlanes => super::THREAT_INPUTS,
+            Encoding::StonePlanes => crate::INPUTS,
+            Encoding::ThreatPlanes => crate::THREAT_INPUTS,
         }
     }
 
@@ -100,7 +100,7 @@ pub enum Activation {
     /// `max(x, 0)`: the networks of the first format (float inference only).
     Relu,
     /// `clamp(x, 0, 1)`: bounded, so the search runs the network in integers
-    /// ([`super::QuantisedNetwork`]); the default.
+    /// ([`crate::QuantisedNetwork`]); the default.
     ClippedRelu,
 }
 
@@ -345,6 +345,12 @@ impl FromStr for Architecture {
 #[inline]
 pub(crate) fn bucket_of(stones: usize, buckets: usize) -> usize {
     (stones.saturating_sub(1) * buckets / STONES).min(buckets.saturating_sub(1))
+}
+
+/// Stones on the board, both sides (what picks the output bucket).
+#[inline]
+pub(crate) fn stones(pos: &fanorona_core::Position) -> usize {
+    pos.occupied().count() as usize
 }
 
 fn parse_size(part: &str, whole: &str) -> Result<usize, FormatError> {

@@ -8,9 +8,9 @@
 
 use fanorona_core::{Bitboard, Color, Point, Position, Turn};
 
-use super::aligned::Aligned;
-use super::simd::RowDelta;
-use super::{PendingRows, QuantisedNetwork, feature_index};
+use crate::aligned::Aligned;
+use crate::simd::RowDelta;
+use crate::{PendingRows, QuantisedNetwork, feature_index};
 
 /// What one move changed, and the stones after it.
 #[derive(Clone, Copy, Debug)]
@@ -54,9 +54,6 @@ impl Change {
     }
 }
 
-/// Plies allocated up front (the search's depth limit); deeper use grows the stack once.
-const INITIAL_PLIES: usize = crate::search::MAX_PLY + 2;
-
 /// A stack of lazily updated accumulators: [`LazyAccumulator::reset`] at the root,
 /// [`LazyAccumulator::push`] for each move made, [`LazyAccumulator::pop`] for each move taken
 /// back, [`LazyAccumulator::values`] to evaluate.
@@ -74,13 +71,16 @@ pub struct LazyAccumulator {
 }
 
 impl LazyAccumulator {
-    /// An empty stack for `net` (call [`LazyAccumulator::reset`] before use).
-    pub fn new(net: &QuantisedNetwork) -> LazyAccumulator {
+    /// An empty stack for `net` (call [`LazyAccumulator::reset`] before use), with room for
+    /// `max_ply` moves from the root (the search's depth limit) allocated up front; deeper
+    /// use grows the stack once.
+    pub fn new(net: &QuantisedNetwork, max_ply: usize) -> LazyAccumulator {
         let width = net.width();
+        let plies = max_ply + 2;
         LazyAccumulator {
             width,
-            values: Aligned::filled(INITIAL_PLIES * 2 * width, 0),
-            changes: vec![Change::ROOT; INITIAL_PLIES],
+            values: Aligned::filled(plies * 2 * width, 0),
+            changes: vec![Change::ROOT; plies],
             ply: 0,
             scratch: Aligned::filled(width, 0),
             rows: PendingRows::new(),
@@ -138,7 +138,7 @@ impl LazyAccumulator {
     /// The input of evaluating `pos` from `persp`'s view, as [`LazyAccumulator::values`] but
     /// without computing the top of the stack when only its last move is missing: then the
     /// accumulator before that move is returned and the move's rows are written to `rows`, to
-    /// be added as the evaluation activates the sum ([`super::simd::ExtraRows`]). A position
+    /// be added as the evaluation activates the sum ([`crate::simd::ExtraRows`]). A position
     /// evaluated is usually a leaf of the search, whose accumulator is never needed again; this
     /// saves storing it and reading it back. `rows` is cleared first.
     #[inline]
@@ -234,8 +234,8 @@ fn fill(net: &QuantisedNetwork, acc: &mut [i16], white: Bitboard, black: Bitboar
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nn::{Architecture, Network};
-    use crate::rng::Rng;
+    use crate::{Architecture, Network};
+    use fanorona_core::Rng;
 
     /// Plays a random legal turn of `pos`, pushed on `acc` and the position before it on
     /// `history`; `false` when there is none.
@@ -262,8 +262,9 @@ mod tests {
     fn lazy_updates_equal_scratch() {
         let net = Network::random(&Architecture::mlp(&[64, 8]).unwrap(), 9).unwrap();
         let q = QuantisedNetwork::new(&net).unwrap();
-        let mut acc = LazyAccumulator::new(&q);
-        let mut fresh = LazyAccumulator::new(&q);
+        // Room for 16 plies: the 150-ply games grow the stack several times.
+        let mut acc = LazyAccumulator::new(&q, 16);
+        let mut fresh = LazyAccumulator::new(&q, 0);
         let mut rng = Rng::new(3);
         let mut checked = 0;
         for _game in 0..20 {
@@ -308,7 +309,7 @@ mod tests {
         for arch in ["stones:90-64-8-1", "threats:180-64-1", "threats:180-64-16-1"] {
             let net = Network::random(&arch.parse::<Architecture>().unwrap(), 4).unwrap();
             let q = QuantisedNetwork::new(&net).unwrap();
-            let (mut acc, mut fresh) = (LazyAccumulator::new(&q), LazyAccumulator::new(&q));
+            let (mut acc, mut fresh) = (LazyAccumulator::new(&q, 16), LazyAccumulator::new(&q, 0));
             let (mut s, mut rows) = (q.scratch(), PendingRows::new());
             let mut rng = Rng::new(8);
             let (mut checked, mut pending) = (0, 0);

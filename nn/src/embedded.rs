@@ -1,9 +1,9 @@
 //! A trained network shipped inside the binary, for `fanorona bench` and the tests.
 
-use super::{FormatError, Network};
+use crate::{FormatError, Network};
 
 /// The generation-3 network of the default loop (seed 1), `threats:180-256-1` with clipped ReLU.
-const BENCH_NET: &[u8] = include_bytes!("../../nets/bench.fnet");
+const BENCH_NET: &[u8] = include_bytes!("../nets/bench.fnet");
 
 /// What the embedded network is.
 pub const BENCH_NET_DESCRIPTION: &str = "the default loop's generation-3 network (seed 1), threats:180-256-1";
@@ -25,6 +25,6 @@ mod tests {
     fn the_embedded_network_reads_and_runs_in_integers() {
         let net = bench_network().unwrap();
         assert_eq!(net.arch().to_string(), "threats:180-256-1");
-        assert!(super::super::QuantisedNetwork::new(&net).is_ok());
+        assert!(crate::QuantisedNetwork::new(&net).is_ok());
     }
 }

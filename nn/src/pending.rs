@@ -1,18 +1,18 @@
 //! First-layer rows an evaluation still has to add to an accumulator and take from it.
 
-use super::MAX_THREATS;
+use crate::MAX_THREATS;
 
 /// Rows added by one evaluation at most: the last move's new point and the threat inputs.
 const MAX_ADDED: usize = 1 + MAX_THREATS;
 
 /// Rows taken away by one evaluation at most: the moved stone's old point and up to 22
-/// captured stones (one move's worth; [`super::LazyAccumulator`] applies earlier moves itself).
+/// captured stones (one move's worth; [`crate::LazyAccumulator`] applies earlier moves itself).
 const MAX_TAKEN: usize = 24;
 
 /// The rows that an evaluation adds to an accumulator and takes from it as it activates it,
-/// without storing the sum (as [`super::simd::ExtraRows`]): the last move of a position whose
+/// without storing the sum (as [`crate::simd::ExtraRows`]): the last move of a position whose
 /// own accumulator was never computed, and the threat inputs of
-/// [`super::Encoding::ThreatPlanes`]. Filled by [`super::LazyAccumulator::values_pending`] and
+/// [`crate::Encoding::ThreatPlanes`]. Filled by [`crate::LazyAccumulator::values_pending`] and
 /// the network's scoring; a row beyond the capacity (never the case for a legal position) is
 /// not kept and [`PendingRows::overflowed`] says so.
 #[derive(Clone, Copy, Debug)]

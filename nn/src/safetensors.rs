@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::Path;
 
-use super::{Activation, Architecture, Encoding, FormatError, NetError, Network};
+use crate::{Activation, Architecture, Encoding, FormatError, NetError, Network};
 
 /// Longest JSON header read (the format's own limit is 100 MB; a network's is a few KB).
 const MAX_HEADER: u64 = 1 << 24;

@@ -4,9 +4,9 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use fanorona_core::{MoveList, Position};
+use fanorona_nn::Network;
 
-use super::{NetEvaluator, Network};
-use crate::eval::Evaluator;
+use crate::eval::{Evaluator, NetEvaluator};
 
 /// What [`bench_evals_per_second`] measured.
 #[derive(Clone, Debug, PartialEq)]
@@ -114,7 +114,7 @@ fn walk(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nn::Architecture;
+    use fanorona_nn::Architecture;
 
     #[test]
     fn counts_evaluations() {
@@ -122,7 +122,7 @@ mod tests {
         let f = bench_evals_per_second(&net, 1);
         assert!(f.evals > 100);
         assert_eq!(f.arch, "stones:90-8-1");
-        let relu = Architecture::mlp(&[8]).unwrap().with_activation(crate::nn::Activation::Relu);
+        let relu = Architecture::mlp(&[8]).unwrap().with_activation(fanorona_nn::Activation::Relu);
         let f = bench_evals_per_second(&Arc::new(Network::random(&relu, 1).unwrap()), 1);
         assert_eq!(f.arch, "stones:90-8-1:relu");
         assert!(f.evals_per_second > 0.0 && f.nodes_per_second > 0.0);

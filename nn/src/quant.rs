@@ -8,15 +8,15 @@
 //!   127)`;
 //! - the output layer in i16 weights scaled by [`OUTPUT_SCALE`] = 512 and an i32 bias (127 x
 //!   512): the sum is 65024 times the pre-tanh value `z`, and the score is `round(400 z)`
-//!   centi-stones clamped to ±1198, which is what [`super::value_to_score`] makes of `tanh(z)`.
+//!   centi-stones clamped to ±1198, which is what [`crate::value_to_score`] makes of `tanh(z)`.
 //!
 //! A weight that does not fit its integer type after scaling, or a first-layer neuron whose
 //! sum could leave the i16 range in some position, is refused ([`QuantError`]), never clipped.
-//! Shapes are padded with zeros to the SIMD widths of [`super::simd`].
+//! Shapes are padded with zeros to the SIMD widths of [`crate::simd`].
 
-use super::aligned::Aligned;
-use super::simd::{self, ExtraRows, IN_ALIGN, Kernel, OUT_ALIGN, ROW_ALIGN, RowDelta};
-use super::{Activation, Encoding, Network, PendingRows, SCORE_SCALE};
+use crate::aligned::Aligned;
+use crate::simd::{self, ExtraRows, IN_ALIGN, Kernel, OUT_ALIGN, ROW_ALIGN, RowDelta};
+use crate::{Activation, Encoding, Network, PendingRows, SCORE_SCALE};
 use fanorona_core::Point;
 
 /// First-layer scale: the accumulator holds 508 times the pre-activation; its activation is
@@ -214,13 +214,13 @@ impl QuantisedNetwork {
         })
     }
 
-    /// The output bucket of `pos` (see [`super::Architecture::bucket`]).
+    /// The output bucket of `pos` (see [`crate::Architecture::bucket`]).
     #[inline]
     pub fn bucket(&self, pos: &fanorona_core::Position) -> usize {
         if self.buckets == 1 {
             return 0;
         }
-        super::arch::bucket_of(super::evaluator::stones(pos), self.buckets)
+        crate::arch::bucket_of(crate::arch::stones(pos), self.buckets)
     }
 
     /// The input encoding.
@@ -276,7 +276,7 @@ impl QuantisedNetwork {
 
     /// The score of `pos` by this network's encoding: [`QuantisedNetwork::score`] through its
     /// bucket for stone planes; for threat planes, the rows of its threat inputs
-    /// ([`super::threat_features`]) are added as the accumulator is activated. `acc` is its
+    /// ([`crate::threat_features`]) are added as the accumulator is activated. `acc` is its
     /// stone-plane accumulator from the side to move's view. Allocates nothing.
     #[inline]
     pub fn score_position(&self, acc: &[i16], pos: &fanorona_core::Position, s: &mut Scratch) -> i32 {
@@ -284,7 +284,7 @@ impl QuantisedNetwork {
     }
 
     /// [`QuantisedNetwork::score_position`] of an accumulator that still lacks the rows of
-    /// `pending` ([`super::LazyAccumulator::values_pending`]): they are added and taken away as
+    /// `pending` ([`crate::LazyAccumulator::values_pending`]): they are added and taken away as
     /// it is activated, with the threat inputs (appended to `pending`) for threat planes.
     #[inline]
     pub fn score_pending(
@@ -295,7 +295,7 @@ impl QuantisedNetwork {
         s: &mut Scratch,
     ) -> i32 {
         if self.encoding == Encoding::ThreatPlanes {
-            let n = super::threat_features(pos, pending.room());
+            let n = crate::threat_features(pos, pending.room());
             pending.added_more(n);
         }
         let extra = ExtraRows { weights: &self.ft_weights, rows: pending.added(), sub: pending.taken() };
@@ -360,7 +360,7 @@ fn output_score(sum: i32) -> i32 {
 
 /// The output layer `k` over `in_width` (padded) inputs: weights bucket-major, one bias per
 /// bucket.
-fn output_layer(k: usize, out: &super::Layer, in_width: usize) -> Result<(Vec<i16>, Vec<i32>), QuantError> {
+fn output_layer(k: usize, out: &crate::Layer, in_width: usize) -> Result<(Vec<i16>, Vec<i32>), QuantError> {
     let buckets = out.outputs();
     let mut weights = vec![0i16; buckets * in_width];
     for i in 0..out.inputs() {
@@ -381,7 +381,7 @@ fn output_layer(k: usize, out: &super::Layer, in_width: usize) -> Result<(Vec<i1
 
 type FirstLayer = (Vec<i16>, Vec<i16>, usize);
 
-fn first_layer(layer: &super::Layer) -> Result<FirstLayer, QuantError> {
+fn first_layer(layer: &crate::Layer) -> Result<FirstLayer, QuantError> {
     let (inputs, outputs) = (layer.inputs(), layer.outputs());
     let width = padded(outputs, ROW_ALIGN);
     let mut weights = vec![0i16; inputs * width];
@@ -417,7 +417,7 @@ fn accumulator_bound(weights: &[i16], bias: &[i16], (inputs, width): (usize, usi
     i64::from(bias[o]).abs() + (0..inputs / Point::NUM).map(|k| plane(k * Point::NUM)).sum::<i64>()
 }
 
-fn hidden_layer(k: usize, layer: &super::Layer, in_width: usize) -> Result<HiddenLayer, QuantError> {
+fn hidden_layer(k: usize, layer: &crate::Layer, in_width: usize) -> Result<HiddenLayer, QuantError> {
     let (n_in, n_out) = (layer.inputs(), layer.outputs());
     let outputs = padded(n_out, OUT_ALIGN);
     let inputs = padded(in_width.max(n_in), IN_ALIGN);
@@ -443,7 +443,7 @@ fn hidden_layer(k: usize, layer: &super::Layer, in_width: usize) -> Result<Hidde
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nn::{Architecture, encode};
+    use crate::{Architecture, encode};
 
     #[test]
     fn output_score_rounds_and_clamps() {
@@ -534,7 +534,7 @@ mod tests {
                 }
             }
         }
-        let float = crate::nn::value_to_score(net.forward(&x));
+        let float = crate::value_to_score(net.forward(&x));
         let int = q.score(&acc, 0, &mut s);
         assert!((float - int).abs() <= 4, "{float} vs {int}");
     }

@@ -199,7 +199,7 @@ fn affine_portable(input: &[u8], groups: &[u16], weights: &[i8], bias: &[i32], o
 }
 
 /// First-layer rows added to and taken from an accumulator just before its activation,
-/// without being kept in it (the threat inputs of [`super::Encoding::ThreatPlanes`], and the
+/// without being kept in it (the threat inputs of [`crate::Encoding::ThreatPlanes`], and the
 /// last move of a position whose own accumulator was never stored): rows `rows` of `weights`
 /// added, rows `sub` taken away, each as wide as the accumulator.
 #[derive(Clone, Copy, Debug)]
@@ -219,6 +219,7 @@ impl ExtraRows<'static> {
 
 impl ExtraRows<'_> {
     /// Whether every row lies within `weights` for rows of `width` values.
+    #[inline]
     fn fit(&self, width: usize) -> bool {
         self.rows.iter().chain(self.sub).all(|&r| (usize::from(r) + 1) * width <= self.weights.len())
     }
@@ -786,7 +787,7 @@ mod x86 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::Rng;
+    use fanorona_core::Rng;
 
     /// The SIMD kernels this CPU runs, to compare with the portable one in `test`. Each is
     /// named (`cargo test -- --nocapture` shows them), and each the CPU lacks is reported as

@@ -2,12 +2,12 @@
 
 use fanorona_core::{Color, Point, Position};
 
-use super::Encoding;
+use crate::Encoding;
 
-/// Number of inputs of [`super::Encoding::StonePlanes`]: 45 own + 45 enemy.
+/// Number of inputs of [`crate::Encoding::StonePlanes`]: 45 own + 45 enemy.
 pub const INPUTS: usize = 2 * Point::NUM;
 
-/// Number of inputs of [`super::Encoding::ThreatPlanes`]: the stone planes, then 45 enemy
+/// Number of inputs of [`crate::Encoding::ThreatPlanes`]: the stone planes, then 45 enemy
 /// stones the side to move could take first, then 45 own stones the opponent could.
 pub const THREAT_INPUTS: usize = 4 * Point::NUM;
 
@@ -46,7 +46,7 @@ const fn square(perspective: Color, p: Point) -> usize {
     }
 }
 
-/// The threat inputs of `pos` for its side to move ([`super::Encoding::ThreatPlanes`]'s
+/// The threat inputs of `pos` for its side to move ([`crate::Encoding::ThreatPlanes`]'s
 /// inputs from 90 on), written to `out`; returns how many (at most [`MAX_THREATS`] and
 /// `out.len()`).
 #[inline]

@@ -3,8 +3,8 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::checksum::crc32;
-use super::{
+use crate::checksum::crc32;
+use crate::{
     Activation, Architecture, Encoding, FormatError, MAX_BUCKETS, MAX_HIDDEN_LAYERS, MAX_LAYER_SIZE,
     NetError, Network,
 };

@@ -1,7 +1,7 @@
 //! The incremental first layer (NNUE-style).
 //!
 //! The first layer's pre-activations `b + sum of W rows of the active inputs` are kept for both
-//! perspectives (White's view and Black's view, see [`super::feature_index`]), one pair per ply
+//! perspectives (White's view and Black's view, see [`crate::feature_index`]), one pair per ply
 //! of the search. A turn moves one stone from `from` to `to` and removes the captured stones, so
 //! the update is: subtract the row of (mover, `from`), add the row of (mover, `to`), subtract
 //! the row of each captured stone, in each perspective. The side to move's view is the one
@@ -9,7 +9,7 @@
 
 use fanorona_core::{Color, Position, Turn};
 
-use super::{Network, feature_index};
+use crate::{Network, feature_index};
 
 /// A stack of first-layer accumulators following the search: [`Accumulator::reset`] at the
 /// root, [`Accumulator::push`] for each move made, [`Accumulator::pop`] for each move taken back.
@@ -140,8 +140,8 @@ fn sub_row(acc: &mut [f32], row: &[f32]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nn::Architecture;
-    use crate::rng::Rng;
+    use crate::Architecture;
+    use fanorona_core::Rng;
 
     /// Random games: after every push the incremental values equal a fresh reset, within
     /// float rounding, and pops return to the previous values.

@@ -2,8 +2,8 @@
 
 use fanorona_core::Position;
 
-use super::{Architecture, FormatError, encode_as};
-use crate::rng::Rng;
+use crate::{Architecture, FormatError, encode_as};
+use fanorona_core::Rng;
 
 /// One fully connected layer: `y = x W + b`, with `W` stored input-major (`weights[i * outputs +
 /// o]` multiplies input `i` into output `o`), the layout of burn's `Linear` weight.
@@ -181,7 +181,7 @@ impl Network {
         self.layers.iter().map(|l| l.outputs).max().unwrap_or(1)
     }
 
-    /// The value of an encoded input (see [`super::encode_as`]; inputs beyond the
+    /// The value of an encoded input (see [`crate::encode_as`]; inputs beyond the
     /// encoding's count are ignored, missing ones are 0), in [-1, 1]. The output bucket is that
     /// of the input's stone count (its non-zero stone-plane inputs).
     pub fn forward(&self, input: &[f32]) -> f32 {
@@ -190,7 +190,7 @@ impl Network {
         let w = self.max_width().max(first.inputs);
         let mut active = vec![0u16; w];
         first.accumulate(&input[..input.len().min(first.inputs)], &mut pre, &mut active);
-        let bucket = self.arch.bucket(super::encode::stones_in(input));
+        let bucket = self.arch.bucket(crate::encode::stones_in(input));
         self.finish(&pre, bucket, &mut vec![0.0; w], &mut vec![0.0; w], &mut active)
     }
 
@@ -255,7 +255,7 @@ mod tests {
         let w2 = vec![1.0, 0.25];
         let b2 = vec![-0.05];
         let net = Network::from_layers(arch, vec![(w1, b1), (w2, b2)], "hand").unwrap();
-        let mut x = [0.0f32; crate::nn::INPUTS];
+        let mut x = [0.0f32; crate::INPUTS];
         x[0] = 1.0;
         // h0 = 0.6, h1 = relu(-1) = 0 -> y = tanh(0.6 - 0.05)
         assert!((net.forward(&x) - 0.55f32.tanh()).abs() < 1e-7);
