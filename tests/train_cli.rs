@@ -67,6 +67,22 @@ fn bad_input_exits_2() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("optim.lr"));
     let o = fanorona(&["train", "--resume", "--out", out.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2), "{o:?}");
+    // Endgame tables that are not there: refused before the run directory is made.
+    let games = dir.path().join("games.bin");
+    let o = fanorona(&["selfplay", "-n", "2", "-o", games.to_str().unwrap(), "-q"]);
+    assert!(o.status.success(), "{o:?}");
+    let o = fanorona(&[
+        "train",
+        games.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--set",
+        "data.tablebase=\"no-tables-here\"",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(e.contains("data.tablebase") && e.contains("no-tables-here"), "{e}");
+    assert!(!out.exists());
 }
 
 /// A run killed after `state.json` recorded its last epoch but before that epoch's metrics

@@ -13,8 +13,10 @@
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use fanorona_core::Position;
+use fanorona_tb::{Tablebase, Wdl};
 
 use crate::{DataError, GameId, GameRecord, RecordError, RecordReader};
 
@@ -85,6 +87,10 @@ pub struct SampleConfig {
     /// Only positions whose side to move has no capture (quiet positions, the only ones the
     /// search evaluates: captures are compulsory, and its quiescence plays them out first).
     pub quiet_only: bool,
+    /// Leave out positions already decided: those whose recorded search score is this many
+    /// centi-stones from 0 or more (a forced win is about 30000; 0: keep them all). Their
+    /// squashed targets are saturated and the search rarely needs to tell them apart.
+    pub max_score: u32,
 }
 
 impl Default for SampleConfig {
@@ -97,7 +103,16 @@ impl Default for SampleConfig {
             mirror: false,
             check_rules: false,
             quiet_only: false,
+            max_score: 0,
         }
+    }
+}
+
+impl SampleConfig {
+    /// Whether a position with recorded score `score` is left out as already decided.
+    #[inline]
+    pub fn is_decided(&self, score: Option<i32>) -> bool {
+        self.max_score > 0 && score.is_some_and(|s| s.unsigned_abs() >= self.max_score)
     }
 }
 
@@ -153,12 +168,27 @@ pub type HashSet64 = HashSet<u64, BuildHasherDefault<ZobristHasher>>;
 pub struct SampleExtractor {
     config: SampleConfig,
     seen: HashSet64,
+    tablebase: Option<Arc<Tablebase>>,
+    exact: u64,
 }
 
 impl SampleExtractor {
     /// An extractor with `config`.
     pub fn new(config: SampleConfig) -> SampleExtractor {
-        SampleExtractor { config, seen: HashSet64::default() }
+        SampleExtractor { config, seen: HashSet64::default(), tablebase: None, exact: 0 }
+    }
+
+    /// Labels the positions the tables cover with their exact value instead: target and
+    /// result become +1, 0 or -1 for a win, draw or loss of the side to move (the tables know
+    /// no draw rule, as [`Tablebase::probe`]).
+    pub fn with_tablebase(mut self, tablebase: Arc<Tablebase>) -> SampleExtractor {
+        self.tablebase = Some(tablebase);
+        self
+    }
+
+    /// Positions labelled by the tables so far (a mirrored copy not counted again).
+    pub fn exact(&self) -> u64 {
+        self.exact
     }
 
     /// The configuration.
@@ -180,20 +210,26 @@ impl SampleExtractor {
         let c = self.config;
         let winner = record.outcome.winner;
         let seen = &mut self.seen;
+        let tablebase = self.tablebase.as_deref();
+        let exact_count = &mut self.exact;
         let mut visit = |ply: usize, pos: &Position, turn: &crate::Turn| {
-            if ply < c.skip_plies || (c.quiet_only && pos.has_capture()) {
+            let score = turn.info.score;
+            if ply < c.skip_plies || (c.quiet_only && pos.has_capture()) || c.is_decided(score) {
                 return;
             }
-            let result = match winner {
+            let mut result = match winner {
                 None => 0.0,
                 Some(w) if w == pos.turn() => 1.0,
                 Some(_) => -1.0,
             };
-            let score = turn.info.score;
-            let target = match score {
+            let mut target = match score {
                 Some(s) => c.score_weight * squash(s, c.score_scale) + (1.0 - c.score_weight) * result,
                 None => result,
             };
+            if let Some(exact) = tablebase.and_then(|tb| exact_value(tb, pos)) {
+                (result, target) = (exact, exact);
+                *exact_count += 1;
+            }
             let mut s =
                 Sample { position: *pos, result, score, target, game, ply: ply as u32, mirrored: false };
             if !c.dedup || seen.insert(pos.hash()) {
@@ -233,6 +269,20 @@ impl SampleExtractor {
     pub fn distinct(&self) -> usize {
         self.seen.len()
     }
+}
+
+/// The tables' value of `pos` for its side to move (+1, 0, -1), when they cover it.
+#[inline]
+fn exact_value(tablebase: &Tablebase, pos: &Position) -> Option<f32> {
+    let stones = (pos.us().0 | pos.them().0).count_ones();
+    if stones > tablebase.max_stones() {
+        return None;
+    }
+    tablebase.probe(pos).ok().map(|v| match v.wdl() {
+        Wdl::Win => 1.0,
+        Wdl::Draw => 0.0,
+        Wdl::Loss => -1.0,
+    })
 }
 
 /// Which games a [`Samples`] stream keeps, asked before a game's body is decoded.
@@ -292,6 +342,18 @@ impl Samples {
         keep: impl FnMut(GameId) -> bool + Send + Sync + 'static,
     ) -> Samples {
         Samples { filter: Some(Box::new(keep)), ..Samples::open(files, config) }
+    }
+
+    /// Labels the positions `tablebase` covers by their exact value
+    /// ([`SampleExtractor::with_tablebase`]).
+    pub fn with_tablebase(mut self, tablebase: Arc<Tablebase>) -> Samples {
+        self.extractor = self.extractor.with_tablebase(tablebase);
+        self
+    }
+
+    /// Positions labelled by the tables so far.
+    pub fn exact(&self) -> u64 {
+        self.extractor.exact()
     }
 
     /// Games read so far (with a filter: the games it kept).
@@ -447,5 +509,67 @@ mod tests {
         assert!((squash(400, 400.0) - 0.761_594_2).abs() < 1e-6);
         assert_eq!(squash(29_990, 400.0), 1.0);
         assert_eq!(squash(-29_990, 400.0), -1.0);
+    }
+
+    #[test]
+    fn decided_positions_are_left_out_by_their_score() {
+        let r = record(); // scores 400 and none
+        let extract = |max_score| {
+            let mut x = SampleExtractor::new(SampleConfig { max_score, ..SampleConfig::default() });
+            let mut out = Vec::new();
+            x.extract(&r, 0, &mut out).unwrap();
+            out.iter().map(|s| s.ply).collect::<Vec<_>>()
+        };
+        assert_eq!(extract(0), [0, 1]);
+        assert_eq!(extract(401), [0, 1]);
+        // |400| >= 400: decided; the unscored position is kept.
+        assert_eq!(extract(400), [1]);
+        assert!(SampleConfig { max_score: 300, ..SampleConfig::default() }.is_decided(Some(-300)));
+        assert!(!SampleConfig { max_score: 300, ..SampleConfig::default() }.is_decided(None));
+    }
+
+    #[test]
+    fn positions_the_tables_cover_take_their_exact_value() {
+        // White d3, e3 against Black c5: 3 stones. The record says White lost (a forfeit, say)
+        // and scores the turn -500; the tables know better.
+        let dir = tempfile::tempdir().unwrap();
+        let tb = fanorona_tb::generate(
+            dir.path(),
+            fanorona_tb::GenerateOptions { stones: 3, threads: 1 },
+            &|_| {},
+        )
+        .unwrap();
+        let start: Position = "9/9/9/2B6/3WW4 w".parse().unwrap();
+        let truth = match tb.probe(&start).unwrap().wdl() {
+            Wdl::Win => 1.0,
+            Wdl::Draw => 0.0,
+            Wdl::Loss => -1.0,
+        };
+        let m = start.legal_moves()[0];
+        let r = GameRecord {
+            start,
+            turns: vec![crate::Turn {
+                mv: crate::MoveCode::from_move(&m),
+                info: crate::TurnInfo { score: Some(-500), depth: None, exploration: false },
+            }],
+            outcome: fanorona_core::Outcome {
+                winner: Some(fanorona_core::Color::Black),
+                termination: crate::Ending::Adjudication,
+            },
+            ..record()
+        };
+        let config = SampleConfig { score_weight: 0.5, mirror: true, ..SampleConfig::default() };
+        let mut x = SampleExtractor::new(config).with_tablebase(Arc::new(tb));
+        let mut out = Vec::new();
+        x.extract(&r, 0, &mut out).unwrap();
+        assert_eq!(out.len(), 2);
+        assert!(out.iter().all(|s| s.target == truth && s.result == truth), "{out:?}");
+        assert_eq!(x.exact(), 1);
+        // Beyond the tables (the start position's 44 stones): the blend as before.
+        let mut x = SampleExtractor::new(config).with_tablebase(Arc::new(fanorona_tb::Tablebase::default()));
+        let mut out = Vec::new();
+        x.extract(&record(), 0, &mut out).unwrap();
+        assert!((out[0].target - (0.5 * 1f32.tanh() + 0.5)).abs() < 1e-6);
+        assert_eq!(x.exact(), 0);
     }
 }

@@ -145,6 +145,7 @@ pub fn samples(
         mirror,
         check_rules: false,
         quiet_only,
+        max_score: 0,
     };
     Ok(SampleBatches {
         samples: Samples::open(&files, config),

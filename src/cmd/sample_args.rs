@@ -31,6 +31,10 @@ pub struct SampleArgs {
     /// Only positions whose side to move has no capture (data.quiet_only).
     #[arg(long)]
     pub quiet_only: bool,
+    /// Leave out positions whose search score is this many centi-stones from 0 or more:
+    /// already decided (data.max_score; 0: keep them).
+    #[arg(long, default_value_t = 0)]
+    pub max_score: u32,
 }
 
 fn parse_target(s: &str) -> Result<Target, String> {
@@ -54,6 +58,7 @@ impl SampleArgs {
             mirror: self.mirror,
             check_rules: false,
             quiet_only: self.quiet_only,
+            max_score: self.max_score,
         })
     }
 }

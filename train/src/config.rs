@@ -1,6 +1,6 @@
 //! The training configuration: one TOML file, with `key=value` overrides.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use fanorona_nn::Architecture;
 use serde::{Deserialize, Serialize};
@@ -27,6 +27,8 @@ use crate::TrainError;
 /// mirror = true          # random left-right mirroring of training positions
 /// dedup = false
 /// quiet_only = false    # train only on positions whose side to move has no capture
+/// max_score = 0          # leave out positions scored this far from 0 or more (decided; 0: keep)
+/// tablebase = "tables"   # label the positions these endgame tables cover by their exact value
 ///
 /// [optim]
 /// optimizer = "adamw"    # or "adam"
@@ -115,6 +117,13 @@ pub struct DataConfig {
     /// Train only on quiet positions: those whose side to move has no capture, the only ones
     /// the search evaluates.
     pub quiet_only: bool,
+    /// Leave out positions already decided: those whose recorded search score is this many
+    /// centi-stones from 0 or more (0: keep them all).
+    pub max_score: u32,
+    /// Endgame tables (`fanorona tb generate`): the positions they cover are labelled by
+    /// their exact value (+1, 0, -1 for the side to move) instead of the blend.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tablebase: Option<PathBuf>,
 }
 
 /// Optimiser and learning-rate schedule.
@@ -200,6 +209,8 @@ impl Default for DataConfig {
             mirror: true,
             dedup: false,
             quiet_only: false,
+            max_score: 0,
+            tablebase: None,
         }
     }
 }

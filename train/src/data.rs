@@ -6,12 +6,14 @@
 //! reads every file once.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use fanorona_core::Position;
 use fanorona_core::Rng;
 use fanorona_data::{GameId, SampleConfig, Samples};
 use fanorona_nn::{Encoding, encode_into};
+use fanorona_tb::Tablebase;
 
 use crate::{TrainConfig, TrainError};
 
@@ -72,15 +74,24 @@ pub fn expand_inputs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, TrainError> {
 pub(crate) struct Source {
     files: Vec<PathBuf>,
     sample: SampleConfig,
+    tablebase: Option<Arc<Tablebase>>,
     val_fraction: f64,
     /// Passes over the files begun so far (by any thread).
     passes: AtomicU64,
 }
 
 impl Source {
-    pub fn new(files: &[PathBuf], config: &TrainConfig) -> Source {
+    /// The source of `files` read as `config` says (its endgame tables opened).
+    ///
+    /// # Errors
+    /// [`TrainError::Tablebase`] when `data.tablebase` names tables that cannot be opened.
+    pub fn new(files: &[PathBuf], config: &TrainConfig) -> Result<Source, TrainError> {
         let d = &config.data;
-        Source {
+        let tablebase = match &d.tablebase {
+            Some(dir) => Some(Arc::new(Tablebase::open(dir)?)),
+            None => None,
+        };
+        Ok(Source {
             files: files.to_vec(),
             sample: SampleConfig {
                 skip_plies: d.skip_plies,
@@ -90,10 +101,12 @@ impl Source {
                 mirror: false,
                 check_rules: false,
                 quiet_only: d.quiet_only,
+                max_score: d.max_score,
             },
+            tablebase,
             val_fraction: d.val_fraction,
             passes: AtomicU64::new(0),
-        }
+        })
     }
 
     /// Passes over the files begun so far ([`Source::for_each`] calls).
@@ -120,6 +133,9 @@ impl Source {
         let val_fraction = self.val_fraction;
         let mut samples =
             Samples::filtered(&files, self.sample, move |id| split_of(id, val_fraction) == split);
+        if let Some(tb) = &self.tablebase {
+            samples = samples.with_tablebase(Arc::clone(tb));
+        }
         for s in samples.by_ref() {
             let s = s?;
             if !f(Item { pos: s.position, target: s.target, result: s.result }) {

@@ -10,6 +10,9 @@ impl TrainError {
         if let TrainError::Data(d) = self {
             return d.is_bad_input();
         }
+        if let TrainError::Tablebase(t) = self {
+            return t.is_bad_input();
+        }
         matches!(
             self,
             TrainError::Config(_)
@@ -40,6 +43,9 @@ pub enum TrainError {
     /// The data could not be read.
     #[error(transparent)]
     Data(#[from] fanorona_data::DataError),
+    /// The endgame tables of `data.tablebase` could not be opened.
+    #[error("data.tablebase: {0}")]
+    Tablebase(#[from] fanorona_tb::TbError),
     /// There is nothing to train on.
     #[error("no training data: {0}")]
     NoData(String),

@@ -165,6 +165,10 @@ pub fn train(
     if files.is_empty() {
         return Err(TrainError::NoData("no record files given".into()));
     }
+    // Endgame tables that cannot be opened are refused before the run directory is made.
+    if let Some(dir) = &config.data.tablebase {
+        fanorona_tb::Tablebase::open(dir)?;
+    }
     if out_dir.join("state.json").exists() {
         return Err(TrainError::Config(format!(
             "{} already holds a training run (state.json); resume it or choose another directory",
@@ -329,7 +333,7 @@ fn run(
     progress: &mut dyn FnMut(&Progress) -> ControlFlow<()>,
 ) -> Result<TrainReport, TrainError> {
     let arch = config.architecture()?;
-    let source = Arc::new(Source::new(files, config));
+    let source = Arc::new(Source::new(files, config)?);
     let (summary, baseline, validation) = scan_and_fit(&source, progress)?;
     let plan = Plan::new(config, &summary, progress)?;
     let device = device_for(config.backend)?;
@@ -745,7 +749,7 @@ mod tests {
         let device = device_for(config.backend).unwrap();
         let model = ValueNet::init(&config.architecture().unwrap(), 1, &device).unwrap();
 
-        let source = Source::new(std::slice::from_ref(&file), &config);
+        let source = Source::new(std::slice::from_ref(&file), &config).unwrap();
         let scanned = scan(&source, ValidationCollector::new()).unwrap();
         assert!(scanned.summary.val_samples > 0);
         assert!(scanned.validation.in_memory());
@@ -761,7 +765,7 @@ mod tests {
         assert_eq!(source.passes(), 2, "an epoch's validation read the files again");
 
         // Over the memory bound, every validation reads the split from the files: same losses.
-        let source = Source::new(std::slice::from_ref(&file), &config);
+        let source = Source::new(std::slice::from_ref(&file), &config).unwrap();
         let scanned = scan(&source, ValidationCollector::with_limit(3)).unwrap();
         assert!(!scanned.validation.in_memory());
         for _ in 0..2 {
