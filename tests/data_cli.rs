@@ -306,3 +306,42 @@ fn a_directory_as_a_data_file_is_bad_input() {
     }
     assert!(!Path::new(&out).exists());
 }
+
+#[test]
+fn rescore_relabels_and_refuses_bad_input() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let input = small_file(dir.path());
+    let out = dir.path().join("r.bin").display().to_string();
+    let o = fanorona(&[
+        "data",
+        "rescore",
+        &input,
+        "-o",
+        &out,
+        "-e",
+        "alphabeta:depth=2,eval=handcrafted",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    assert_eq!(v["games"], 6);
+    assert!(
+        v["rescored"].as_u64().is_some_and(|n| n > 0) && v["unscored"].as_u64().is_some_and(|n| n > 0),
+        "{v}"
+    );
+    // Bad input, exit 2, nothing written: no search in the spec, a bad spec, a missing input,
+    // an existing output without --force.
+    let missing = dir.path().join("missing.bin").display().to_string();
+    let fresh = dir.path().join("fresh.bin").display().to_string();
+    for bad in [
+        vec!["data", "rescore", &input, "-o", &fresh, "-e", "greedy"],
+        vec!["data", "rescore", &input, "-o", &fresh, "-e", "alphabeta:depth=x"],
+        vec!["data", "rescore", &missing, "-o", &fresh, "-e", "alphabeta:depth=1"],
+        vec!["data", "rescore", &input, "-o", &out, "-e", "alphabeta:depth=1"],
+    ] {
+        let o = fanorona(&bad);
+        assert_eq!(o.status.code(), Some(2), "{bad:?}: {}", stderr(&o));
+        assert!(!stderr(&o).is_empty());
+    }
+    assert!(!Path::new(&fresh).exists());
+}

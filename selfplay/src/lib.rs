@@ -18,12 +18,14 @@ mod error;
 pub mod explore;
 mod generate;
 mod play;
+mod rescore;
 mod summary;
 
 pub use config::{DEFAULT_SPEC, Exploration, RunConfig, SelfplayConfig, default_spec};
 pub use error::SelfplayError;
 pub use generate::{Start, generate, part_path};
 pub use play::{PlayerCache, game_seed, play_game, play_game_with};
+pub use rescore::{RescoreReport, rescore};
 pub use summary::{Progress, Summary};
 
 // Every error type of the crate, each saying whether it is bad input (see

@@ -33,6 +33,9 @@ enum DataCommand {
     /// Read PGN games (as `export --format pgn` and `eval --pgnout` write them) into a record
     /// file, every game checked against the rules.
     Import(ImportArgs),
+    /// Re-label games: every searched turn's score replaced by another engine's search of its
+    /// position (turns, results and game identities kept).
+    Rescore(super::rescore::Args),
 }
 
 #[derive(Debug, clap::Args)]
@@ -144,6 +147,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         DataCommand::Export(a) => export(a),
         DataCommand::Merge(a) => merge_cmd(a),
         DataCommand::Import(a) => super::pgn::import(&a.input, &a.out, a.force, a.json),
+        DataCommand::Rescore(a) => super::rescore::run(a),
     }
 }
 

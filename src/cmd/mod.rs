@@ -14,6 +14,7 @@ pub mod net;
 pub mod perft;
 pub mod pgn;
 pub mod play;
+pub mod rescore;
 pub mod sample_args;
 pub mod selfplay;
 pub mod serve;

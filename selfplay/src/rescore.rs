@@ -1,0 +1,169 @@
+//! Re-scoring recorded games: every searched turn's score is replaced by a new search of its
+//! position (MuZero's "reanalyse", the newer network labelling older games), the turns and
+//! results kept.
+
+use std::ops::ControlFlow;
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+
+use fanorona_core::{DrawRules, Game};
+use fanorona_data::ordered::{Workers, run_ordered};
+use fanorona_data::{DataError, Existing, GameRecord, Output, RecordError, RecordReader, RecordWriter};
+use fanorona_engine::{Player, PlayerSpec};
+
+use crate::SelfplayError;
+
+/// Games read into memory at a time (each worker takes whole games from the batch).
+const BATCH: usize = 256;
+
+/// What [`rescore`] did.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct RescoreReport {
+    /// Games written.
+    pub games: u64,
+    /// Turns whose score was replaced.
+    pub rescored: u64,
+    /// Turns without a score, left as they were (random or unsearched turns).
+    pub unscored: u64,
+}
+
+/// Writes `input`'s games to `out` with every scored turn's score and depth replaced by what
+/// `search` (an alpha-beta spec) finds in its position, on `threads` threads (0: one per
+/// core); the output is the same whatever the thread count. The header (and so every game's
+/// identity, which decides its side of the trainer's validation split) is kept. `out` is
+/// written to `OUT.part` and renamed when complete; an existing `out` is replaced only with
+/// [`Existing::Replace`].
+///
+/// # Errors
+/// [`SelfplayError::Player`] when `search` cannot be built; [`SelfplayError::Data`] when the
+/// input cannot be read, holds an illegal turn (named by game and ply), or the output cannot be
+/// written.
+pub fn rescore(
+    input: &Path,
+    out: &Path,
+    existing: Existing,
+    search: &PlayerSpec,
+    threads: usize,
+    progress: &mut dyn FnMut(u64),
+) -> Result<RescoreReport, SelfplayError> {
+    search.build(0).map_err(|source| SelfplayError::Player { spec: search.to_string(), source })?;
+    let output = Output::new(out, existing).map_err(DataError::from)?;
+    if output.clobbers(input) {
+        return Err(SelfplayError::Config(format!(
+            "{} is the input and the output (or its temporary)",
+            input.display()
+        )));
+    }
+    let threads = if threads == 0 { rayon::current_num_threads() } else { threads };
+    match write_rescored(input, &output, search, threads, progress) {
+        Ok(report) => {
+            output.commit().map_err(DataError::from)?;
+            Ok(report)
+        }
+        Err(e) => {
+            output.abandon();
+            Err(e)
+        }
+    }
+}
+
+fn write_rescored(
+    input: &Path,
+    output: &Output,
+    search: &PlayerSpec,
+    threads: usize,
+    progress: &mut dyn FnMut(u64),
+) -> Result<RescoreReport, SelfplayError> {
+    let mut reader = RecordReader::open(input)?;
+    let rules = recorded_rules(&reader.header().config);
+    let mut writer = RecordWriter::create(&output.write_path(), &reader.header().clone())?;
+    let mut report = RescoreReport { games: 0, rescored: 0, unscored: 0 };
+    loop {
+        let first = reader.records_read();
+        let mut batch = Vec::with_capacity(BATCH);
+        while batch.len() < BATCH {
+            match reader.read_record() {
+                Some(r) => batch.push(r?),
+                None => break,
+            }
+        }
+        if batch.is_empty() {
+            break;
+        }
+        let batch = &batch;
+        let make = |_| -> Result<_, SelfplayError> {
+            let mut player = search
+                .build(0)
+                .map_err(|source| SelfplayError::Player { spec: search.to_string(), source })?;
+            Ok(move |i: u64, _: &AtomicBool| {
+                Some(rescore_game(player.as_mut(), &batch[i as usize], rules).map_err(|source| {
+                    DataError::Record { path: input.to_path_buf(), record: first + i, source }.into()
+                }))
+            })
+        };
+        let workers = Workers { threads: threads.min(batch.len()), name: "rescore" };
+        run_ordered(
+            workers,
+            0..batch.len() as u64,
+            make,
+            |_, (record, rescored, unscored): (GameRecord, u64, u64)| {
+                writer.write(&record)?;
+                report.games += 1;
+                report.rescored += rescored;
+                report.unscored += unscored;
+                progress(report.games);
+                Ok(ControlFlow::Continue(()))
+            },
+            |source| SelfplayError::Threads { threads, source },
+        )?;
+    }
+    writer.finish()?;
+    Ok(report)
+}
+
+/// The draw rules the games were played under, as the header's configuration (self-play's
+/// and matches' JSON) names them; the defaults where it names none. The search sees the game
+/// as its players did: a position about to be drawn by the no-capture limit scores a draw.
+fn recorded_rules(config: &str) -> DrawRules {
+    let d = DrawRules::default();
+    let v: serde_json::Value = serde_json::from_str(config).unwrap_or(serde_json::Value::Null);
+    let get = |key: &str, default: u32| {
+        v.get(key).and_then(serde_json::Value::as_u64).and_then(|x| u32::try_from(x).ok()).unwrap_or(default)
+    };
+    DrawRules {
+        max_quiet_plies: get("max_quiet_plies", d.max_quiet_plies),
+        max_plies: get("max_plies", d.max_plies),
+    }
+}
+
+/// The game with its scored turns searched again by `player`, and the counts of turns
+/// re-scored and left alone.
+fn rescore_game(
+    player: &mut dyn Player,
+    record: &GameRecord,
+    rules: DrawRules,
+) -> Result<(GameRecord, u64, u64), RecordError> {
+    let mut out = record.clone();
+    let mut game = Game::new(record.start, rules);
+    player.new_game();
+    let (mut rescored, mut unscored) = (0, 0);
+    for (ply, turn) in out.turns.iter_mut().enumerate() {
+        let legal = game.legal_moves();
+        let Some(m) = legal.iter().find(|m| turn.mv.matches(m)).copied() else {
+            return Err(RecordError::MalformedTurn {
+                ply,
+                what: format!("{} cannot be played in {}", turn.mv, game.position()),
+            });
+        };
+        if turn.info.score.is_some() {
+            let d = player.choose(&game);
+            turn.info.score = d.score;
+            turn.info.depth = d.depth.map(|x| x.min(u32::from(u16::MAX)) as u16);
+            rescored += 1;
+        } else {
+            unscored += 1;
+        }
+        game.play_unchecked(&m);
+    }
+    Ok((out, rescored, unscored))
+}
