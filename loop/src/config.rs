@@ -107,12 +107,43 @@ pub struct SelfplayStage {
 pub struct TrainStage {
     /// Train on the games of this many latest generations.
     pub window: u32,
+    /// The window grows by this many generations each generation (KataGo's growing window,
+    /// in generations): generation `g` trains on `window + floor(window_growth * (g - 1))`
+    /// generations, so a long run keeps more of its past as it goes. 0: a fixed window.
+    pub window_growth: f64,
+    /// The weight of the search score in the blended target, one entry per generation (the
+    /// last repeating), e.g. `[0.4, 0.6, 0.8]` for the result's weight to fall as the labels'
+    /// searches get stronger; empty: `train.trainer.data.score_weight` for every generation.
+    pub score_weights: Vec<f32>,
+    /// Re-score the older generations' games of the window before each training with this
+    /// search and the current best network (e.g. `depth=2`; MuZero's reanalyse): their labels
+    /// then come from the best evaluator of the time, not from the weaker one that played them.
+    /// Empty: train on the scores as recorded.
+    pub rescore: String,
     /// Start each network from the previous best network's weights.
     pub warm_start: bool,
     /// The trainer's configuration (fanorona-train's `TrainConfig`: `[train.trainer.model]`,
     /// `[train.trainer.data]`, `[train.trainer.optim]`, `backend`); its seed is replaced by one
     /// derived from the loop's seed and the generation.
     pub trainer: fanorona_train::TrainConfig,
+}
+
+impl TrainStage {
+    /// The generations whose games generation `g` trains on (from 1).
+    pub fn window_of(&self, g: u32) -> std::ops::RangeInclusive<u32> {
+        let grown = (self.window_growth * f64::from(g.saturating_sub(1))).floor() as u32;
+        let size = self.window.saturating_add(grown).max(1);
+        g.saturating_sub(size - 1).max(1)..=g
+    }
+
+    /// The weight of the search score in generation `g`'s targets.
+    pub fn score_weight_of(&self, g: u32) -> f32 {
+        let i = (g.max(1) - 1) as usize;
+        match self.score_weights.get(i).or(self.score_weights.last()) {
+            Some(&w) => w,
+            None => self.trainer.data.score_weight,
+        }
+    }
 }
 
 /// Gating settings.
@@ -180,7 +211,14 @@ impl Default for SelfplayStage {
 
 impl Default for TrainStage {
     fn default() -> TrainStage {
-        TrainStage { window: 3, warm_start: true, trainer: fanorona_train::TrainConfig::default() }
+        TrainStage {
+            window: 3,
+            window_growth: 0.0,
+            score_weights: Vec::new(),
+            rescore: String::new(),
+            warm_start: true,
+            trainer: fanorona_train::TrainConfig::default(),
+        }
     }
 }
 
@@ -318,6 +356,10 @@ impl LoopConfig {
             selfplay: search("selfplay.search", &self.selfplay.search)?,
             gate: search("gate.search", &self.gate.search)?,
             final_match: search("final_match.search", &self.final_match.search)?,
+            rescore: match self.train.rescore.trim() {
+                "" => None,
+                s => Some(search("train.rescore", s)?),
+            },
         })
     }
 
@@ -369,6 +411,12 @@ impl LoopConfig {
         }
         if self.train.window == 0 {
             return bad("train.window must be at least 1");
+        }
+        if !(self.train.window_growth.is_finite() && (0.0..=1000.0).contains(&self.train.window_growth)) {
+            return bad("train.window_growth must be a number from 0 to 1000");
+        }
+        if let Some(w) = self.train.score_weights.iter().find(|w| !(0.0..=1.0).contains(*w)) {
+            return Err(LoopError::Config(format!("train.score_weights: {w} must be in 0..=1")));
         }
         if !(self.selfplay.temperature.is_finite() && self.selfplay.temperature > 0.0) {
             return bad("selfplay.temperature must be a positive number");
@@ -526,5 +574,33 @@ mod tests {
             let e = LoopConfig::from_toml(text).unwrap_err().to_string();
             assert!(e.contains(needle), "{text}: {e}");
         }
+    }
+
+    #[test]
+    fn the_window_grows_by_its_growth() {
+        let t = |window, window_growth| TrainStage { window, window_growth, ..TrainStage::default() };
+        assert_eq!(t(3, 0.0).window_of(1), 1..=1);
+        assert_eq!(t(3, 0.0).window_of(7), 5..=7);
+        // 2 + floor(0.5 * 6) = 5 generations at generation 7; 2 + floor(0.5 * 1) = 2 at 2.
+        assert_eq!(t(2, 0.5).window_of(7), 3..=7);
+        assert_eq!(t(2, 0.5).window_of(2), 1..=2);
+        assert_eq!(t(1, 1.0).window_of(9), 1..=9);
+    }
+
+    #[test]
+    fn score_weights_are_scheduled_per_generation() {
+        let c = LoopConfig::from_toml(
+            "[train]
+score_weights = [0.25, 0.75]
+",
+        )
+        .unwrap();
+        let w: Vec<f32> = (1..=4).map(|g| c.train.score_weight_of(g)).collect();
+        assert_eq!(w, [0.25, 0.75, 0.75, 0.75]);
+        assert_eq!(LoopConfig::default().train.score_weight_of(2), 0.5);
+        let e = LoopConfig::from_toml("[train]\nscore_weights = [0.5, 1.5]\n").unwrap_err();
+        assert!(e.to_string().contains("train.score_weights: 1.5"), "{e}");
+        let e = LoopConfig::from_toml("[train]\nwindow_growth = -1.0\n").unwrap_err();
+        assert!(e.to_string().contains("train.window_growth"), "{e}");
     }
 }

@@ -29,6 +29,12 @@ impl Layout {
         self.generation(g).join("games.bin")
     }
 
+    /// Generation `k`'s games re-scored for generation `g`'s training by the best network of
+    /// the time (`[train] rescore`).
+    pub fn rescored(&self, g: u32, k: u32) -> PathBuf {
+        self.generation(g).join("rescored").join(format!("gen-{k:03}.bin"))
+    }
+
     /// The trainer's output directory of a generation.
     pub fn train_dir(&self, g: u32) -> PathBuf {
         self.generation(g).join("train")

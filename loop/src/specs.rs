@@ -85,6 +85,8 @@ pub struct Engines {
     pub gate: SearchSpec,
     /// The final match's search.
     pub final_match: SearchSpec,
+    /// The search that re-scores older generations' games before training (`[train] rescore`).
+    pub rescore: Option<SearchSpec>,
 }
 
 #[cfg(test)]

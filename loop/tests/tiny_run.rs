@@ -221,3 +221,48 @@ fn a_loop_killed_in_its_first_game_or_gate_pair_resumes() {
     run(&tiny(), &gate, true, &mut |_| {}).unwrap();
     assert!(g1.join("gate.done.json").is_file());
 }
+
+#[test]
+fn older_generations_are_rescored_by_the_best_network_before_training() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let mut c = tiny();
+    c.final_match.games = 0;
+    c.train.rescore = "depth=1".into();
+    c.seed = 5;
+    c.train.score_weights = vec![0.25, 1.0];
+    let record = run(&c, &out, false, &mut |_| {}).unwrap();
+    let rescored = out.join("gen-002").join("rescored").join("gen-001.bin");
+    // Each generation's trainer got its scheduled score weight.
+    let weight = |g: u32| -> f64 {
+        let text = std::fs::read_to_string(out.join(format!("gen-{g:03}")).join("train").join("config.toml"))
+            .unwrap();
+        let v: toml::Value = toml::from_str(&text).unwrap();
+        v["data"]["score_weight"].as_float().unwrap()
+    };
+    assert_eq!((weight(1), weight(2)), (0.25, 1.0));
+    let files = &record.generations[1].1.files;
+    let own = out.join("gen-002").join("games.bin");
+    // Seed 5 has generation 1 promoted (a fixed-depth gate: the same on every run here); its
+    // network then re-scores generation 1's games. Without a promotion nothing is re-scored.
+    if !record.generations[0].2.promoted {
+        assert_eq!(files, &[out.join("gen-001").join("games.bin"), own]);
+        assert!(!rescored.exists());
+        return;
+    }
+    assert_eq!(files, &[rescored.clone(), own]);
+    let read = |p: &std::path::Path| -> Vec<fanorona_data::GameRecord> {
+        fanorona_data::RecordReader::open(p).unwrap().map(Result::unwrap).collect()
+    };
+    let (old, new) = (read(&out.join("gen-001").join("games.bin")), read(&rescored));
+    assert_eq!(old.len(), new.len());
+    assert!(old.iter().zip(&new).all(|(o, n)| o.turns.len() == n.turns.len() && o.outcome == n.outcome));
+    assert!(
+        old.iter().zip(&new).any(|(o, n)| o.turns != n.turns),
+        "the network's scores differ from the baseline's"
+    );
+    // A resumed run finds the re-scored file and does not write it again.
+    let modified = std::fs::metadata(&rescored).unwrap().modified().unwrap();
+    assert!(stages_started_on_resume(&c, &out).is_empty());
+    assert_eq!(std::fs::metadata(&rescored).unwrap().modified().unwrap(), modified);
+}

@@ -5,6 +5,7 @@ use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use fanorona_data::Existing;
 use fanorona_train::Progress;
 
 use super::{Context, Stage, finished};
@@ -25,8 +26,7 @@ pub(crate) fn run(
     if let Some(done) = finished::<TrainDone>(&marker, g, Stage::Train, events)? {
         return Ok(done);
     }
-    let first = g.saturating_sub(section.window - 1).max(1);
-    let files: Vec<PathBuf> = (first..=g).map(|k| ctx.layout.games(k)).collect();
+    let files = window_files(ctx, section, g, best, events)?;
     let warm = (section.warm_start && best.generation > 0).then(|| ctx.layout.candidate(best.generation));
     let done = train(ctx, section, g, &files, warm.as_deref(), events)?;
     write_json(&marker, &done)?;
@@ -43,6 +43,40 @@ pub(crate) fn run(
     Ok(done)
 }
 
+/// The games generation `g` trains on: the window's files, the older generations' re-scored
+/// by the best network when `[train] rescore` asks for it (each written once, kept for a
+/// resumed run: a file is only there once complete).
+fn window_files(
+    ctx: &Context<'_>,
+    section: &TrainStage,
+    g: u32,
+    best: &Best,
+    events: &mut dyn FnMut(&Event),
+) -> Result<Vec<PathBuf>, LoopError> {
+    let mut files = Vec::new();
+    for k in section.window_of(g) {
+        let games = ctx.layout.games(k);
+        let rescore = ctx.engines.rescore.as_ref().filter(|_| k < g && best.generation > 0);
+        let Some(search) = rescore else {
+            files.push(games);
+            continue;
+        };
+        let out = ctx.layout.rescored(g, k);
+        if !out.exists() {
+            let spec = search.with_eval(&best.eval);
+            events(&Event::Finished { message: format!("re-scoring gen-{k:03}'s games with {spec}") });
+            let dir = out.parent().unwrap_or(&out).to_path_buf();
+            crate::files::create_dir(&dir)?;
+            fanorona_selfplay::rescore(&games, &out, Existing::Replace, &spec, ctx.threads, &mut |n| {
+                events(&Event::Progress { done: n, total: 0, message: "games re-scored".into() });
+            })
+            .map_err(|source| LoopError::Selfplay { generation: g, source: Box::new(source) })?;
+        }
+        files.push(out);
+    }
+    Ok(files)
+}
+
 /// Trains generation `g`'s candidate on `files`, warm-started from `warm`; continues the
 /// generation's training run when a killed loop left one with completed epochs.
 fn train(
@@ -56,6 +90,7 @@ fn train(
     let t0 = Instant::now();
     let mut tc = section.trainer.clone();
     tc.seed = Stage::Train.seed(ctx.seed, g);
+    tc.data.score_weight = section.score_weight_of(g);
     let dir = ctx.layout.train_dir(g);
     let epochs = u64::from(tc.optim.epochs);
     let mut on_progress = |p: &Progress| {
