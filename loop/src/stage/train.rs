@@ -10,7 +10,7 @@ use fanorona_train::Progress;
 
 use super::{Context, Stage, finished};
 use crate::files::{MARKER_VERSION, write_atomic, write_json};
-use crate::markers::{EpochDone, TrainDone};
+use crate::markers::{EpochDone, SelfplayDone, TrainDone};
 use crate::records::{Best, Event};
 use crate::{LoopError, TrainStage};
 
@@ -61,9 +61,14 @@ fn window_files(
             files.push(games);
             continue;
         };
+        let spec = search.with_eval(&best.eval);
+        if played_by(ctx, k)?.is_some_and(|p| p == spec.to_string()) {
+            // Its games were played, and so scored, by this very search: the same file.
+            files.push(games);
+            continue;
+        }
         let out = ctx.layout.rescored(g, k);
         if !out.exists() {
-            let spec = search.with_eval(&best.eval);
             events(&Event::Finished { message: format!("re-scoring gen-{k:03}'s games with {spec}") });
             let dir = out.parent().unwrap_or(&out).to_path_buf();
             crate::files::create_dir(&dir)?;
@@ -75,6 +80,12 @@ fn window_files(
         files.push(out);
     }
     Ok(files)
+}
+
+/// The player of generation `k`'s self-play, as its marker names it.
+fn played_by(ctx: &Context<'_>, k: u32) -> Result<Option<String>, LoopError> {
+    let marker = ctx.layout.done(k, Stage::Selfplay);
+    Ok(crate::files::read_marker::<SelfplayDone>(&marker)?.map(|d| d.player))
 }
 
 /// Trains generation `g`'s candidate on `files`, warm-started from `warm`; continues the
