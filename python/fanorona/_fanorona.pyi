@@ -110,6 +110,8 @@ def samples(
     skip_plies: int = 0,
     dedup: bool = False,
     mirror: bool = False,
+    quiet_only: bool = False,
+    max_score: int = 0,
 ) -> SampleBatches:
     """Batches of training samples: dicts with ``inputs`` (uint8 [n, 90]), ``result`` (int8),
     ``score`` (int32), ``has_score`` (bool), ``target`` (float32), ``ply`` (uint32), ``game``

@@ -97,10 +97,11 @@ pub enum Paths {
 /// then ply order; otherwise each comes from a uniform pick in a buffer of that many (seeded
 /// by `seed`). The sample options are those of `fanorona train`: `target` ("result", "score"
 /// or "blend"), `score_weight`, `score_scale`, `skip_plies`, `dedup`, `mirror` (also give
-/// every sample mirrored, marked `mirrored`) and `quiet_only` (only positions whose side to move
-/// has no capture).
+/// every sample mirrored, marked `mirrored`), `quiet_only` (only positions whose side to move
+/// has no capture) and `max_score` (leave out positions whose recorded score is this many
+/// centi-stones from 0 or more: already decided; 0 keeps them).
 #[pyfunction]
-#[pyo3(signature = (paths, batch_size=1024, shuffle_buffer=0, seed=1, *, target="blend", score_weight=fanorona_data::samples::DEFAULT_SCORE_WEIGHT, score_scale=fanorona_data::samples::DEFAULT_SCORE_SCALE, skip_plies=0, dedup=false, mirror=false, quiet_only=false))]
+#[pyo3(signature = (paths, batch_size=1024, shuffle_buffer=0, seed=1, *, target="blend", score_weight=fanorona_data::samples::DEFAULT_SCORE_WEIGHT, score_scale=fanorona_data::samples::DEFAULT_SCORE_SCALE, skip_plies=0, dedup=false, mirror=false, quiet_only=false, max_score=0))]
 #[allow(clippy::too_many_arguments)]
 pub fn samples(
     paths: Paths,
@@ -114,6 +115,7 @@ pub fn samples(
     dedup: bool,
     mirror: bool,
     quiet_only: bool,
+    max_score: u32,
 ) -> PyResult<SampleBatches> {
     let files = match paths {
         Paths::One(p) => vec![p],
@@ -145,7 +147,7 @@ pub fn samples(
         mirror,
         check_rules: false,
         quiet_only,
-        max_score: 0,
+        max_score,
     };
     Ok(SampleBatches {
         samples: Samples::open(&files, config),

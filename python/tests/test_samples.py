@@ -64,7 +64,7 @@ def test_samples_yield_exactly_the_positions_of_the_games(games, games2):
 
 
 def test_samples_equal_the_npz_export_row_for_row(games, games2, tmp_path):
-    for options in [[], ["--skip-plies", "4", "--mirror", "--target", "score"], ["--dedup", "--score-weight", "0.25"]]:
+    for options in [[], ["--skip-plies", "4", "--mirror", "--target", "score"], ["--dedup", "--score-weight", "0.25"], ["--max-score", "300"]]:
         npz = export_npz(tmp_path, [games, games2], *options)
         kwargs = {}
         for flag, value in zip(options, options[1:] + [""]):
@@ -74,6 +74,8 @@ def test_samples_equal_the_npz_export_row_for_row(games, games2, tmp_path):
                 kwargs["target"] = value
             if flag == "--score-weight":
                 kwargs["score_weight"] = float(value)
+            if flag == "--max-score":
+                kwargs["max_score"] = int(value)
             if flag in ("--mirror", "--dedup"):
                 kwargs[flag[2:]] = True
         s = concat(fanorona.samples([games, games2], batch_size=333, **kwargs))
