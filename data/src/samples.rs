@@ -274,10 +274,7 @@ impl SampleExtractor {
 /// The tables' value of `pos` for its side to move (+1, 0, -1), when they cover it.
 #[inline]
 fn exact_value(tablebase: &Tablebase, pos: &Position) -> Option<f32> {
-    let stones = (pos.us().0 | pos.them().0).count_ones();
-    if stones > tablebase.max_stones() {
-        return None;
-    }
+    // A position beyond the tables is an error of the probe, which counts the stones itself.
     tablebase.probe(pos).ok().map(|v| match v.wdl() {
         Wdl::Win => 1.0,
         Wdl::Draw => 0.0,
@@ -349,11 +346,6 @@ impl Samples {
     pub fn with_tablebase(mut self, tablebase: Arc<Tablebase>) -> Samples {
         self.extractor = self.extractor.with_tablebase(tablebase);
         self
-    }
-
-    /// Positions labelled by the tables so far.
-    pub fn exact(&self) -> u64 {
-        self.extractor.exact()
     }
 
     /// Games read so far (with a filter: the games it kept).

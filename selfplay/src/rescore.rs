@@ -5,6 +5,7 @@
 use std::ops::ControlFlow;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
+use std::sync::{Mutex, PoisonError};
 
 use fanorona_core::{DrawRules, Game};
 use fanorona_data::ordered::{Workers, run_ordered};
@@ -46,7 +47,9 @@ pub fn rescore(
     threads: usize,
     progress: &mut dyn FnMut(u64),
 ) -> Result<RescoreReport, SelfplayError> {
-    search.build(0).map_err(|source| SelfplayError::Player { spec: search.to_string(), source })?;
+    let reader = RecordReader::open(input)?;
+    let threads = if threads == 0 { rayon::current_num_threads() } else { threads };
+    let players = players(search, threads)?;
     let output = Output::new(out, existing).map_err(DataError::from)?;
     if output.clobbers(input) {
         return Err(SelfplayError::Config(format!(
@@ -54,8 +57,7 @@ pub fn rescore(
             input.display()
         )));
     }
-    let threads = if threads == 0 { rayon::current_num_threads() } else { threads };
-    match write_rescored(input, &output, search, threads, progress) {
+    match write_rescored(reader, &output, &players, progress) {
         Ok(report) => {
             output.commit().map_err(DataError::from)?;
             Ok(report)
@@ -67,15 +69,28 @@ pub fn rescore(
     }
 }
 
+/// One searching player per worker thread, built once for the whole file (a network player
+/// reads its file when built) and reused game after game: `new_game` makes each game's
+/// search independent of the games before it.
+fn players(search: &PlayerSpec, threads: usize) -> Result<Vec<Mutex<Box<dyn Player>>>, SelfplayError> {
+    (0..threads.max(1))
+        .map(|_| {
+            let p = search
+                .build(0)
+                .map_err(|source| SelfplayError::Player { spec: search.to_string(), source })?;
+            Ok(Mutex::new(p))
+        })
+        .collect()
+}
+
 fn write_rescored(
-    input: &Path,
+    mut reader: RecordReader,
     output: &Output,
-    search: &PlayerSpec,
-    threads: usize,
+    players: &[Mutex<Box<dyn Player>>],
     progress: &mut dyn FnMut(u64),
 ) -> Result<RescoreReport, SelfplayError> {
-    let mut reader = RecordReader::open(input)?;
     let rules = recorded_rules(&reader.header().config);
+    let path = reader.path().to_path_buf();
     let mut writer = RecordWriter::create(&output.write_path(), &reader.header().clone())?;
     let mut report = RescoreReport { games: 0, rescored: 0, unscored: 0 };
     loop {
@@ -90,20 +105,19 @@ fn write_rescored(
         if batch.is_empty() {
             break;
         }
-        let batch = &batch;
-        let make = |_| -> Result<_, SelfplayError> {
-            let mut player = search
-                .build(0)
-                .map_err(|source| SelfplayError::Player { spec: search.to_string(), source })?;
+        let (batch, path) = (&batch, &path);
+        // Worker k searches with player k, whatever the batch.
+        let make = |k: usize| -> Result<_, SelfplayError> {
+            let mut player = players[k].lock().unwrap_or_else(PoisonError::into_inner);
             Ok(move |i: u64, _: &AtomicBool| {
                 Some(rescore_game(player.as_mut(), &batch[i as usize], rules).map_err(|source| {
-                    DataError::Record { path: input.to_path_buf(), record: first + i, source }.into()
+                    DataError::Record { path: path.clone(), record: first + i, source }.into()
                 }))
             })
         };
-        let workers = Workers { threads: threads.min(batch.len()), name: "rescore" };
+        let threads = players.len().min(batch.len());
         run_ordered(
-            workers,
+            Workers { threads, name: "rescore" },
             0..batch.len() as u64,
             make,
             |_, (record, rescored, unscored): (GameRecord, u64, u64)| {

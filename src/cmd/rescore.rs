@@ -4,7 +4,7 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
 use anyhow::Context;
-use fanorona_data::{Existing, RecordReader};
+use fanorona_data::Existing;
 use fanorona_engine::PlayerSpec;
 
 use crate::exit::bad_input;
@@ -41,8 +41,6 @@ pub fn run(a: &Args) -> anyhow::Result<()> {
     if !matches!(spec, PlayerSpec::AlphaBeta(_)) {
         return Err(bad_input("--engine", format!("{spec} does not search: give an alphabeta spec")));
     }
-    // A missing or foreign input is bad input (exit 2), said before any engine is built.
-    RecordReader::open(&a.input)?;
     let bar = (std::io::stderr().is_terminal() && !a.quiet).then(|| {
         let bar = indicatif::ProgressBar::no_length();
         let style =

@@ -81,17 +81,11 @@ pub(crate) struct Source {
 }
 
 impl Source {
-    /// The source of `files` read as `config` says (its endgame tables opened).
-    ///
-    /// # Errors
-    /// [`TrainError::Tablebase`] when `data.tablebase` names tables that cannot be opened.
-    pub fn new(files: &[PathBuf], config: &TrainConfig) -> Result<Source, TrainError> {
+    /// The source of `files` read as `config` says, the positions `tablebase` covers (the
+    /// tables of `data.tablebase`, opened by the caller) labelled by their exact value.
+    pub fn new(files: &[PathBuf], config: &TrainConfig, tablebase: Option<Arc<Tablebase>>) -> Source {
         let d = &config.data;
-        let tablebase = match &d.tablebase {
-            Some(dir) => Some(Arc::new(Tablebase::open(dir)?)),
-            None => None,
-        };
-        Ok(Source {
+        Source {
             files: files.to_vec(),
             sample: SampleConfig {
                 skip_plies: d.skip_plies,
@@ -106,7 +100,7 @@ impl Source {
             tablebase,
             val_fraction: d.val_fraction,
             passes: AtomicU64::new(0),
-        })
+        }
     }
 
     /// Passes over the files begun so far ([`Source::for_each`] calls).

@@ -12,6 +12,7 @@ use burn::prelude::*;
 use fanorona_core::Rng;
 use fanorona_data::rundir::{read_state, write_atomic, write_json};
 use fanorona_nn::{Architecture, Network};
+use fanorona_tb::Tablebase;
 use serde::{Deserialize, Serialize};
 
 use crate::baseline::{self, BaselineReport, MaterialStats};
@@ -166,9 +167,7 @@ pub fn train(
         return Err(TrainError::NoData("no record files given".into()));
     }
     // Endgame tables that cannot be opened are refused before the run directory is made.
-    if let Some(dir) = &config.data.tablebase {
-        fanorona_tb::Tablebase::open(dir)?;
-    }
+    let tables = open_tables(config)?;
     if out_dir.join("state.json").exists() {
         return Err(TrainError::Config(format!(
             "{} already holds a training run (state.json); resume it or choose another directory",
@@ -177,7 +176,15 @@ pub fn train(
     }
     std::fs::create_dir_all(out_dir.join("checkpoints")).map_err(|e| TrainError::io(out_dir, e))?;
     write_atomic(&out_dir.join("config.toml"), config.to_toml().as_bytes())?;
-    run(config, &files, out_dir, Start::Fresh(init_from.map(Path::to_path_buf)), progress)
+    run(config, &files, out_dir, Start::Fresh(init_from.map(Path::to_path_buf)), tables, progress)
+}
+
+/// The endgame tables of `data.tablebase`, opened once for the whole run.
+fn open_tables(config: &TrainConfig) -> Result<Option<Arc<Tablebase>>, TrainError> {
+    Ok(match &config.data.tablebase {
+        Some(dir) => Some(Arc::new(Tablebase::open(dir)?)),
+        None => None,
+    })
 }
 
 /// Continues the run in `out_dir` from its last completed epoch, with its saved configuration
@@ -199,9 +206,10 @@ pub fn resume(
     let state: RunState = read_state(&out_dir.join("state.json"), STATE_VERSION)?
         .ok_or_else(|| resume_err("no state.json: the run has no completed epoch; start it again".into()))?;
     let state = state.rebased(out_dir);
+    let tables = open_tables(&config)?;
     remove_stale_temporaries(out_dir)?;
     let files = state.files.clone();
-    run(&config, &files, out_dir, Start::Resume(Box::new(state)), progress)
+    run(&config, &files, out_dir, Start::Resume(Box::new(state)), tables, progress)
 }
 
 /// Removes what killed writes left in a run directory and its `checkpoints/`: the regular
@@ -330,10 +338,11 @@ fn run(
     files: &[PathBuf],
     out_dir: &Path,
     start: Start,
+    tables: Option<Arc<Tablebase>>,
     progress: &mut dyn FnMut(&Progress) -> ControlFlow<()>,
 ) -> Result<TrainReport, TrainError> {
     let arch = config.architecture()?;
-    let source = Arc::new(Source::new(files, config)?);
+    let source = Arc::new(Source::new(files, config, tables));
     let (summary, baseline, validation) = scan_and_fit(&source, progress)?;
     let plan = Plan::new(config, &summary, progress)?;
     let device = device_for(config.backend)?;
@@ -749,7 +758,7 @@ mod tests {
         let device = device_for(config.backend).unwrap();
         let model = ValueNet::init(&config.architecture().unwrap(), 1, &device).unwrap();
 
-        let source = Source::new(std::slice::from_ref(&file), &config).unwrap();
+        let source = Source::new(std::slice::from_ref(&file), &config, None);
         let scanned = scan(&source, ValidationCollector::new()).unwrap();
         assert!(scanned.summary.val_samples > 0);
         assert!(scanned.validation.in_memory());
@@ -765,7 +774,7 @@ mod tests {
         assert_eq!(source.passes(), 2, "an epoch's validation read the files again");
 
         // Over the memory bound, every validation reads the split from the files: same losses.
-        let source = Source::new(std::slice::from_ref(&file), &config).unwrap();
+        let source = Source::new(std::slice::from_ref(&file), &config, None);
         let scanned = scan(&source, ValidationCollector::with_limit(3)).unwrap();
         assert!(!scanned.validation.in_memory());
         for _ in 0..2 {
