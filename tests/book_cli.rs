@@ -162,6 +162,79 @@ fn a_book_built_from_games_is_played_by_engines_and_matches() {
 }
 
 #[test]
+fn an_analysed_book_plays_its_best_turn_and_refuses_bad_settings() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("analysed.fbk");
+    let run = |threads: &str, out: &Path| {
+        let args = [
+            "book",
+            "analyse",
+            "-o",
+            s(out),
+            "-e",
+            "alphabeta:depth=2,eval=material",
+            "--plies",
+            "3",
+            "--width",
+            "2",
+            "--margin",
+            "50",
+            "-t",
+            threads,
+            "--json",
+        ];
+        serde_json::from_str::<serde_json::Value>(ok(&args).trim()).unwrap()
+    };
+    let v = run("1", &book);
+    assert_eq!(v["truncated"], false);
+    let (positions, entries) = (v["positions"].as_u64().unwrap(), v["entries"].as_u64().unwrap());
+    assert!((2..=7).contains(&positions) && entries >= positions, "{v}");
+    // The same book on two threads, byte for byte.
+    let two = dir.path().join("two.fbk");
+    let v2 = run("2", &two);
+    assert_eq!(
+        (&v2["entries"], &v2["positions"], &v2["searches"]),
+        (&v["entries"], &v["positions"], &v["searches"])
+    );
+    assert_eq!(std::fs::read(&book).unwrap(), std::fs::read(&two).unwrap());
+    assert_eq!(std::fs::read(&book).unwrap()[8], 2, "format version 2");
+
+    // `book show`: the analysed scores, the best one played.
+    let shown: serde_json::Value =
+        serde_json::from_str(ok(&["book", "show", s(&book), "--json"]).trim()).unwrap();
+    assert_eq!(shown["analysed"], true);
+    let turns = shown["turns"].as_array().unwrap();
+    let best = turns.iter().map(|t| t["analysed_score"].as_i64().unwrap()).max().unwrap();
+    let played: Vec<_> = turns.iter().filter(|t| t["played"] == true).collect();
+    assert_eq!(played.len(), 1);
+    assert_eq!(played[0]["analysed_score"].as_i64().unwrap(), best);
+    let turn = played[0]["turn"].as_str().unwrap().to_string();
+    // An engine with the book plays it at once.
+    let o = fanorona(&["engine", "--book", s(&book)], "fep\nposition startpos\ngo depth 3\nquit\n");
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("info string book") && out.contains(&format!("bestmove {turn}")), "{out}");
+
+    // Bad settings and specs exit 2, naming them; nothing is written.
+    let x = dir.path().join("x.fbk");
+    let analyse = |extra: &[&str]| {
+        let mut args = vec!["book", "analyse", "-o", s(&x), "-e", "alphabeta:depth=1"];
+        args.extend_from_slice(extra);
+        bad(&args)
+    };
+    assert!(analyse(&["--plies", "0"]).contains("plies"));
+    assert!(analyse(&["--plies", "41"]).contains("plies"));
+    assert!(analyse(&["--width", "0"]).contains("width"));
+    assert!(analyse(&["--margin", "-5"]).contains("margin"));
+    assert!(bad(&["book", "analyse", "-o", s(&x), "-e", "random"]).contains("does not search"));
+    assert!(
+        bad(&["book", "analyse", "-o", s(&x), "-e", "alphabeta:depth=1,eval=net:/nonexistent.fnet"])
+            .contains("nonexistent.fnet")
+    );
+    assert!(!x.exists() && !dir.path().join("x.fbk.part").exists());
+    assert!(bad(&["book", "analyse", "-o", s(&book), "-e", "alphabeta:depth=1"]).contains("exists"));
+}
+
+#[test]
 fn bad_books_and_build_inputs_exit_2_naming_what_and_where() {
     let dir = tempfile::tempdir().unwrap();
     let (games, book) = book(dir.path());

@@ -114,7 +114,7 @@ impl Book {
         file.seek(SeekFrom::Start(offset))
             .and_then(|_| file.read_exact(&mut e))
             .map_err(read_err(&self.path))?;
-        Entry::decode(&e).map_err(|(at, reason)| BookError::Damaged {
+        Entry::decode(&e, self.header.scored).map_err(|(at, reason)| BookError::Damaged {
             path: self.path.clone(),
             offset: offset + at,
             reason: format!("{reason} (the file changed after it was opened)"),
@@ -139,7 +139,7 @@ fn check_entries(path: &Path, reader: &mut impl Read, header: &Header) -> Result
             let offset = HEADER_LEN as u64 + index * ENTRY_LEN as u64;
             let mut e = [0u8; ENTRY_LEN];
             e.copy_from_slice(bytes);
-            let entry = Entry::decode(&e).map_err(|(at, why)| damaged(offset + at, why))?;
+            let entry = Entry::decode(&e, header.scored).map_err(|(at, why)| damaged(offset + at, why))?;
             let key = entry.key();
             if last.is_some_and(|l| l >= key) {
                 return Err(damaged(

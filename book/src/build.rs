@@ -71,7 +71,7 @@ impl BookBuilder {
                 turn: m.to_string(),
                 position: pos.to_string(),
             })?;
-            let entry = Entry { position: pos, turn: m.turn(), stats: Stats::default() };
+            let entry = Entry { position: pos, turn: m.turn(), stats: Stats::default(), score: None };
             if !seen.iter().any(|e| e.key() == entry.key()) {
                 seen.push(entry);
             }
@@ -112,7 +112,9 @@ impl BookBuilder {
 }
 
 /// Writes a book of `entries` (sorted, as [`BookBuilder::finish`] gives them) to `out`: the
-/// temporary written and synced, then put in place; nothing is left behind on failure.
+/// temporary written and synced, then put in place; nothing is left behind on failure. A book
+/// whose entries carry analysed scores is written as format version 2 (then every entry must
+/// have one), others as version 1.
 ///
 /// # Errors
 /// [`BookError::Write`].
@@ -131,7 +133,11 @@ fn write_to(out: &Output, entries: &[Entry], min_games: u32) -> Result<(), BookE
     for e in entries {
         crc.update(&e.encode());
     }
-    let header = Header { entries: entries.len() as u64, crc: crc.finalize(), min_games };
+    let scored = entries.first().is_some_and(|e| e.score.is_some());
+    if entries.iter().any(|e| e.score.is_some() != scored) {
+        return Err(BookError::MixedScores);
+    }
+    let header = Header { entries: entries.len() as u64, crc: crc.finalize(), min_games, scored };
     let mut f = BufWriter::with_capacity(1024 * ENTRY_LEN, File::create(&tmp).map_err(io)?);
     f.write_all(&header.encode()).map_err(io)?;
     for e in entries {

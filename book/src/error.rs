@@ -53,6 +53,12 @@ pub enum BookError {
         /// The largest number of pairs.
         limit: usize,
     },
+    /// Entries given to the writer where some carry an analysed score and others do not (a
+    /// book is one or the other).
+    #[error(
+        "some entries carry an analysed score and others do not: a book is built from games or by analysis"
+    )]
+    MixedScores,
     /// The book could not be written.
     #[error(transparent)]
     Write(#[from] fanorona_io::IoError),
@@ -69,6 +75,7 @@ impl BookError {
             | BookError::Damaged { .. }
             | BookError::IllegalTurn { .. }
             | BookError::TooLarge { .. } => true,
+            BookError::MixedScores => false,
             BookError::Write(e) => e.is_bad_input(),
         }
     }

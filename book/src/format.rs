@@ -5,8 +5,14 @@ use fanorona_core::{Bitboard, Color, Point, Position, Turn};
 
 /// The first eight bytes of every book file.
 pub const MAGIC: [u8; 8] = *b"FANBOOK\x1a";
-/// The format version this library writes and reads.
+/// The format version of a book built from games (entries without analysed scores).
 pub const VERSION: u32 = 1;
+/// The format version of a book whose entries carry an analysed score (bytes 26-27), as
+/// `fanorona book analyse` writes; this library reads both.
+pub const VERSION_SCORED: u32 = 2;
+/// The largest analysed score an entry holds, in centi-stones (forced results are clamped to
+/// it).
+pub const MAX_SCORE: i32 = 30_000;
 /// The header's length in bytes.
 pub const HEADER_LEN: usize = 32;
 /// An entry's length in bytes.
@@ -22,8 +28,11 @@ pub struct Header {
     pub entries: u64,
     /// The CRC-32 of the entries' bytes.
     pub crc: u32,
-    /// The fewest games an entry of the book was played in (the build's `--min-games`).
+    /// The fewest games an entry of the book was played in (the build's `--min-games`; 0 in
+    /// an analysed book).
     pub min_games: u32,
+    /// Whether every entry carries an analysed score (format version 2).
+    pub scored: bool,
 }
 
 impl Header {
@@ -31,7 +40,8 @@ impl Header {
     pub fn encode(&self) -> [u8; HEADER_LEN] {
         let mut h = [0u8; HEADER_LEN];
         h[..8].copy_from_slice(&MAGIC);
-        h[8..12].copy_from_slice(&VERSION.to_le_bytes());
+        let version = if self.scored { VERSION_SCORED } else { VERSION };
+        h[8..12].copy_from_slice(&version.to_le_bytes());
         h[12..16].copy_from_slice(&(ENTRY_LEN as u32).to_le_bytes());
         h[16..24].copy_from_slice(&self.entries.to_le_bytes());
         h[24..28].copy_from_slice(&self.crc.to_le_bytes());
@@ -45,14 +55,24 @@ impl Header {
             return Err((0, "not a fanorona book (no FANBOOK magic)".into()));
         }
         let version = u32_at(h, 8);
-        if version != VERSION {
-            return Err((8, format!("book format version {version}; this program reads version {VERSION}")));
+        if version != VERSION && version != VERSION_SCORED {
+            return Err((
+                8,
+                format!(
+                    "book format version {version}; this program reads versions {VERSION} and {VERSION_SCORED}"
+                ),
+            ));
         }
         let entry_len = u32_at(h, 12);
         if entry_len as usize != ENTRY_LEN {
-            return Err((12, format!("entries of {entry_len} bytes; version {VERSION} has {ENTRY_LEN}")));
+            return Err((12, format!("entries of {entry_len} bytes; version {version} has {ENTRY_LEN}")));
         }
-        Ok(Header { entries: u64_at(h, 16), crc: u32_at(h, 24), min_games: u32_at(h, 28) })
+        Ok(Header {
+            entries: u64_at(h, 16),
+            crc: u32_at(h, 24),
+            min_games: u32_at(h, 28),
+            scored: version == VERSION_SCORED,
+        })
     }
 }
 
@@ -91,7 +111,8 @@ impl Stats {
     }
 }
 
-/// One entry: a position, a turn played in it, and the games that went through them.
+/// One entry: a position, a turn played in it, the games that went through them and, in an
+/// analysed book, the turn's score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry {
     /// The position.
@@ -100,6 +121,9 @@ pub struct Entry {
     pub turn: Turn,
     /// The games.
     pub stats: Stats,
+    /// The turn's analysed score for the side that plays it, in centi-stones (within
+    /// ±[`MAX_SCORE`]); `None` in a book built from games.
+    pub score: Option<i16>,
 }
 
 /// The sort key of an entry: position, then turn. Entries of one position are adjacent.
@@ -127,29 +151,52 @@ impl Entry {
         e[16..24].copy_from_slice(&captured.to_le_bytes());
         e[24] = from;
         e[25] = to;
+        if let Some(score) = self.score {
+            e[26..28].copy_from_slice(&score.to_le_bytes());
+        }
         e[28..32].copy_from_slice(&self.stats.wins.to_le_bytes());
         e[32..36].copy_from_slice(&self.stats.draws.to_le_bytes());
         e[36..40].copy_from_slice(&self.stats.losses.to_le_bytes());
         e
     }
 
-    /// Reads an entry: `Err((offset within the entry, reason))` when its position cannot
-    /// exist or its turn leaves the board. Whether the turn is legal in the position is
-    /// [`Entry::check_legal`]'s business (the legal turns are worked out once per position).
-    pub fn decode(e: &[u8; ENTRY_LEN]) -> Result<Entry, (u64, String)> {
+    /// Reads an entry of a book that is `scored` (version 2) or not: `Err((offset within the
+    /// entry, reason))` when its position cannot exist, its turn leaves the board, its score
+    /// is beyond ±[`MAX_SCORE`] or (version 1) its reserved bytes are not zero. Whether the
+    /// turn is legal in the position is [`Entry::check_legal`]'s business (the legal turns are
+    /// worked out once per position).
+    pub fn decode(e: &[u8; ENTRY_LEN], scored: bool) -> Result<Entry, (u64, String)> {
         let position = decode_position(e)?;
         let from = point(e[24]).ok_or((24, "turn start off the board".to_string()))?;
         let to = point(e[25]).ok_or((25, "turn end off the board".to_string()))?;
-        if e[26] != 0 || e[27] != 0 {
+        let raw = i16::from_le_bytes([e[26], e[27]]);
+        let score = if scored {
+            if i32::from(raw).abs() > MAX_SCORE {
+                return Err((26, format!("score {raw} is beyond ±{MAX_SCORE}")));
+            }
+            Some(raw)
+        } else if raw != 0 {
             return Err((26, "reserved bytes are not zero".into()));
-        }
+        } else {
+            None
+        };
         let turn = Turn::new(from, to, Bitboard(u64_at(e, 16)));
         let stats = Stats { wins: u32_at(e, 28), draws: u32_at(e, 32), losses: u32_at(e, 36) };
-        Ok(Entry { position, turn, stats })
+        Ok(Entry { position, turn, stats, score })
     }
 }
 
 impl Entry {
+    /// The mover's expected score after the turn, 1 for a win and 0.5 for a draw: its games'
+    /// score ([`Stats::score`]), or in an analysed book its analysed score `s` read as the
+    /// engine reads a network's, `(1 + tanh(s / 400)) / 2`.
+    pub fn mover_score(&self) -> f64 {
+        match self.score {
+            Some(s) => 0.5 + 0.5 * (f64::from(s) / 400.0).tanh(),
+            None => self.stats.score(),
+        }
+    }
+
     /// `Err((offset within the entry, reason))` unless the turn is one of `legal`, the legal
     /// turns of the entry's position.
     pub fn check_legal(&self, legal: &[Turn]) -> Result<(), (u64, String)> {
@@ -203,29 +250,42 @@ mod tests {
     fn start_entry() -> Entry {
         let position = Position::start();
         let turn = position.legal_moves()[0].turn();
-        Entry { position, turn, stats: Stats { wins: 3, draws: 2, losses: 1 } }
+        Entry { position, turn, stats: Stats { wins: 3, draws: 2, losses: 1 }, score: None }
     }
 
     #[test]
     fn entries_round_trip() {
         let e = start_entry();
-        assert_eq!(Entry::decode(&e.encode()), Ok(e));
+        assert_eq!(Entry::decode(&e.encode(), false), Ok(e));
+        let scored = Entry { score: Some(-1234), ..e };
+        assert_eq!(Entry::decode(&scored.encode(), true), Ok(scored));
+        assert_eq!(
+            Entry::decode(&scored.encode(), false).unwrap_err().0,
+            26,
+            "a version-1 book has no scores"
+        );
+        let mut beyond = scored.encode();
+        beyond[26..28].copy_from_slice(&(-30_001i16).to_le_bytes());
+        assert_eq!(Entry::decode(&beyond, true).unwrap_err().0, 26);
         let mut black = e;
         black.position = "BBBBBBBBB/BBBBBBBBB/BWBW1BWBW/WWWWWWWWW/WWWWWWWWW b".parse().unwrap();
         black.turn = black.position.legal_moves()[0].turn();
-        assert_eq!(Entry::decode(&black.encode()), Ok(black));
+        assert_eq!(Entry::decode(&black.encode(), false), Ok(black));
         assert!(black.key() > e.key(), "Black to move sorts after White to move");
     }
 
     #[test]
     fn headers_round_trip_and_foreign_files_are_named() {
-        let h = Header { entries: 7, crc: 0xDEAD_BEEF, min_games: 3 };
+        let h = Header { entries: 7, crc: 0xDEAD_BEEF, min_games: 3, scored: false };
         assert_eq!(Header::decode(&h.encode()), Ok(h));
+        let scored = Header { scored: true, min_games: 0, ..h };
+        assert_eq!(scored.encode()[8], 2);
+        assert_eq!(Header::decode(&scored.encode()), Ok(scored));
         let mut bytes = h.encode();
         bytes[0] = b'X';
         assert_eq!(Header::decode(&bytes).unwrap_err().0, 0);
         let mut bytes = h.encode();
-        bytes[8] = 2;
+        bytes[8] = 3;
         assert_eq!(Header::decode(&bytes).unwrap_err().0, 8);
     }
 
@@ -234,15 +294,15 @@ mod tests {
         let e = start_entry().encode();
         let mut overlap = e;
         overlap[8..16].copy_from_slice(&1u64.to_le_bytes());
-        assert_eq!(Entry::decode(&overlap).unwrap_err().0, 0);
+        assert_eq!(Entry::decode(&overlap, false).unwrap_err().0, 0);
         let mut off_board = e;
         off_board[24] = 45;
-        assert_eq!(Entry::decode(&off_board).unwrap_err().0, 24);
+        assert_eq!(Entry::decode(&off_board, false).unwrap_err().0, 24);
         let mut illegal = e;
         illegal[16] = 0xFF;
-        let illegal = Entry::decode(&illegal).unwrap();
+        let illegal = Entry::decode(&illegal, false).unwrap();
         assert_eq!(illegal.check_legal(&legal_turns(&illegal.position)).unwrap_err().0, 16);
-        let fine = Entry::decode(&e).unwrap();
+        let fine = Entry::decode(&e, false).unwrap();
         assert_eq!(fine.check_legal(&legal_turns(&fine.position)), Ok(()));
     }
 
@@ -252,5 +312,9 @@ mod tests {
         assert_eq!(s.games(), 6);
         assert!((s.score() - 4.0 / 6.0).abs() < 1e-12);
         assert!((Stats::default().score() - 0.5).abs() < 1e-12);
+        let e = start_entry();
+        assert!((e.mover_score() - 4.0 / 6.0).abs() < 1e-12);
+        let analysed = Entry { score: Some(400), stats: Stats::default(), ..e };
+        assert!((analysed.mover_score() - (0.5 + 0.5 * 1f64.tanh())).abs() < 1e-12);
     }
 }

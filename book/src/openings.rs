@@ -16,7 +16,8 @@ pub struct BookOpening {
     pub position: Position,
     /// Games of the book's entry that reaches it (the most played, over transpositions).
     pub games: u64,
-    /// White's score in those games, 1 for a win, 0.5 for a draw.
+    /// White's score in those games, 1 for a win, 0.5 for a draw (in an analysed book, the
+    /// expected score of its analysis, [`Entry::mover_score`]).
     pub white_score: f64,
 }
 
@@ -70,7 +71,7 @@ fn walk(
 }
 
 fn opening_of(e: &Entry, position: Position) -> BookOpening {
-    let mover = e.stats.score();
+    let mover = e.mover_score();
     let white_score = if e.position.turn() == Color::White { mover } else { 1.0 - mover };
     BookOpening { position, games: e.stats.games(), white_score }
 }

@@ -12,18 +12,19 @@ pub fn lower_bound(s: &Stats) -> f64 {
 }
 
 /// The entry a player plays: among those played in at least `min_games` games, the one with
-/// the highest [`lower_bound`], the most played on a tie, the first in the book's order after
-/// that. `None` when no entry has enough games.
+/// the highest analysed score in an analysed book, else the highest [`lower_bound`]; the most
+/// played on a tie, the first in the book's order after that. `None` when no entry has enough
+/// games.
 pub fn best_entry(entries: &[Entry], min_games: u32) -> Option<&Entry> {
     let mut best: Option<(&Entry, f64)> = None;
     for e in entries.iter().filter(|e| e.stats.games() >= u64::from(min_games)) {
-        let lb = lower_bound(&e.stats);
+        let value = e.score.map_or_else(|| lower_bound(&e.stats), f64::from);
         let better = match best {
             None => true,
-            Some((b, blb)) => lb > blb || (lb == blb && e.stats.games() > b.stats.games()),
+            Some((b, v)) => value > v || (value == v && e.stats.games() > b.stats.games()),
         };
         if better {
-            best = Some((e, lb));
+            best = Some((e, value));
         }
     }
     best.map(|(e, _)| e)
@@ -44,6 +45,7 @@ mod tests {
                 position: p,
                 turn: m.turn(),
                 stats: Stats { wins, draws, losses },
+                score: None,
             })
             .collect()
     }
@@ -64,5 +66,17 @@ mod tests {
         assert_eq!(best_entry(&e, 200), None);
         let tie = entries(&[(2, 0, 2), (2, 0, 2)]);
         assert_eq!(best_entry(&tie, 1), Some(&tie[0]));
+    }
+
+    #[test]
+    fn an_analysed_book_plays_its_best_score() {
+        let mut e = entries(&[(0, 0, 0), (0, 0, 0), (0, 0, 0)]);
+        for (entry, score) in e.iter_mut().zip([-40, 25, 10]) {
+            entry.score = Some(score);
+        }
+        assert_eq!(best_entry(&e, 0), Some(&e[1]));
+        e[2].score = Some(25);
+        assert_eq!(best_entry(&e, 0), Some(&e[1]), "the first on a tie");
+        assert_eq!(best_entry(&e, 1), None, "no entry was played in a game");
     }
 }

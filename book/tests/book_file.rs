@@ -179,9 +179,16 @@ fn damaged_and_foreign_files_are_refused_with_the_byte() {
     // Foreign files.
     assert_eq!(with(b"PK\x03\x04 this is a zip file, no book at all").0, 0);
     assert_eq!(with(b"short").0, 5);
-    let mut v2 = good.clone();
-    v2[8] = 2;
-    assert_eq!(with(&v2).0, 8);
+    let mut v3 = good.clone();
+    v3[8] = 3;
+    assert_eq!(with(&v3).0, 8);
+    // A version-1 book has zero reserved bytes; as version 2 their score beyond ±30000 is wrong.
+    let mut reserved = good.clone();
+    reserved[HEADER_LEN + 40 + 27] = 1;
+    assert_eq!(with(&reserved).0, (HEADER_LEN + 40 + 26) as u64);
+    reserved[8] = 2;
+    reserved[HEADER_LEN + 40 + 27] = 0x80;
+    assert_eq!(with(&reserved).0, (HEADER_LEN + 40 + 26) as u64);
     // Truncated and trailing.
     assert_eq!(with(&good[..good.len() - 7]).0, good.len() as u64 - 7);
     let mut longer = good.clone();

@@ -13,6 +13,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod analyse;
 mod config;
 mod error;
 pub mod explore;
@@ -21,6 +22,7 @@ mod play;
 mod rescore;
 mod summary;
 
+pub use analyse::{AnalysisConfig, AnalysisReport, MAX_ANALYSIS_PLIES, MAX_ANALYSIS_POSITIONS, analyse_book};
 pub use config::{DEFAULT_SPEC, Exploration, RunConfig, SelfplayConfig, default_spec};
 pub use error::SelfplayError;
 pub use generate::{Start, generate, part_path};

@@ -72,7 +72,10 @@ pub fn rescore(
 /// One searching player per worker thread, built once for the whole file (a network player
 /// reads its file when built) and reused game after game: `new_game` makes each game's
 /// search independent of the games before it.
-fn players(search: &PlayerSpec, threads: usize) -> Result<Vec<Mutex<Box<dyn Player>>>, SelfplayError> {
+pub(crate) fn players(
+    search: &PlayerSpec,
+    threads: usize,
+) -> Result<Vec<Mutex<Box<dyn Player>>>, SelfplayError> {
     (0..threads.max(1))
         .map(|_| {
             let p = search

@@ -6,6 +6,8 @@ use std::path::{Path, PathBuf};
 use fanorona_book::{Book, BookBuilder, Entry, best_entry, lower_bound, write_book};
 use fanorona_core::{DrawRules, Position};
 use fanorona_data::{Existing, Output, RecordReader};
+use fanorona_engine::PlayerSpec;
+use fanorona_selfplay::{AnalysisConfig, SelfplayError, analyse_book};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::exit::bad_input;
@@ -23,6 +25,9 @@ pub struct Args {
 enum Command {
     /// Build a book from record files (self-play or matches).
     Build(BuildArgs),
+    /// Build a book by analysis: every turn from the start position searched, the best
+    /// followed to a number of turns, each kept turn scored by the minimax of the analysis.
+    Analyse(AnalyseArgs),
     /// Show a book's header and the turns it holds for a position.
     Show(ShowArgs),
 }
@@ -50,6 +55,38 @@ struct BuildArgs {
 }
 
 #[derive(Debug, clap::Args)]
+struct AnalyseArgs {
+    /// The book file to write.
+    #[arg(short, long)]
+    out: PathBuf,
+    /// The analysing engine, an alpha-beta spec; a depth or node limit gives the same book
+    /// whatever the threads, e.g. `alphabeta:depth=7,eval=embedded`.
+    #[arg(short, long)]
+    engine: String,
+    /// Turns from the start position the analysis follows.
+    #[arg(long, default_value_t = 8)]
+    plies: u32,
+    /// The most turns kept (and followed) in a position.
+    #[arg(long, default_value_t = 2)]
+    width: usize,
+    /// Keep a turn when its score is within this many centi-stones of the position's best.
+    #[arg(long, default_value_t = 30, allow_negative_numbers = true)]
+    margin: i32,
+    /// Worker threads (0: one per core).
+    #[arg(short, long, default_value_t = 0)]
+    threads: usize,
+    /// Replace an existing book.
+    #[arg(long)]
+    force: bool,
+    /// Print one JSON summary instead of text.
+    #[arg(long)]
+    json: bool,
+    /// No progress output.
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+#[derive(Debug, clap::Args)]
 struct ShowArgs {
     /// The book file.
     book: PathBuf,
@@ -67,6 +104,7 @@ const MAX_PLIES: usize = 200;
 pub fn run(args: &Args) -> anyhow::Result<()> {
     match &args.command {
         Command::Build(a) => build(a),
+        Command::Analyse(a) => analyse(a),
         Command::Show(a) => show(a),
     }
 }
@@ -119,6 +157,51 @@ fn build(a: &BuildArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+fn analyse(a: &AnalyseArgs) -> anyhow::Result<()> {
+    let spec: PlayerSpec =
+        a.engine.parse().map_err(|e| bad_input(format!("invalid --engine spec {:?}", a.engine), e))?;
+    let config = AnalysisConfig { plies: a.plies, width: a.width, margin: a.margin, threads: a.threads };
+    let out = Output::new(&a.out, if a.force { Existing::Replace } else { Existing::Refuse })?;
+    let bar = if a.json || a.quiet || !std::io::stderr().is_terminal() {
+        ProgressBar::hidden()
+    } else {
+        let bar = ProgressBar::new_spinner();
+        bar.set_style(
+            ProgressStyle::with_template("{spinner} {elapsed_precise} {pos} turns searched ({per_sec})")
+                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+        );
+        bar
+    };
+    let analysed = analyse_book(&spec, &config, &mut |n| bar.set_position(n));
+    bar.finish_and_clear();
+    let (entries, report) = analysed.map_err(|e| match e {
+        SelfplayError::Config(why) => bad_input("book analyse", why),
+        other => other.into(),
+    })?;
+    write_book(&out, &entries, 0)?;
+    let mut stdout = std::io::stdout().lock();
+    if a.json {
+        let mut doc = serde_json::to_value(&report)?;
+        doc["book"] = a.out.display().to_string().into();
+        doc["engine"] = spec.to_string().into();
+        writeln!(stdout, "{doc}")?;
+    } else {
+        writeln!(
+            stdout,
+            "{}: {} entries over {} positions, {} turns searched by {spec} ({} turns deep, width {}, margin {}){}",
+            a.out.display(),
+            report.entries,
+            report.positions,
+            report.searches,
+            a.plies,
+            a.width,
+            a.margin,
+            if report.truncated { "; the deepest level was cut short at the position limit" } else { "" }
+        )?;
+    }
+    Ok(())
+}
+
 fn progress_bar(json: bool) -> ProgressBar {
     if json || !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
@@ -153,7 +236,11 @@ fn show(a: &ShowArgs) -> anyhow::Result<()> {
     let book = Book::open(&a.book)?;
     let mut entries = book.entries(&position)?;
     let chosen = best_entry(&entries, book.header().min_games).map(|e| e.turn);
-    entries.sort_by(|x, y| lower_bound(&y.stats).total_cmp(&lower_bound(&x.stats)));
+    if book.header().scored {
+        entries.sort_by_key(|e| std::cmp::Reverse(e.score));
+    } else {
+        entries.sort_by(|x, y| lower_bound(&y.stats).total_cmp(&lower_bound(&x.stats)));
+    }
     let rows: Vec<serde_json::Value> =
         entries.iter().map(|e| row(&position, e, chosen == Some(e.turn))).collect();
     let header = book.header();
@@ -163,24 +250,32 @@ fn show(a: &ShowArgs) -> anyhow::Result<()> {
             "book": a.book.display().to_string(),
             "entries": header.entries,
             "min_games": header.min_games,
+            "analysed": header.scored,
             "position": position.to_string(),
             "turns": rows,
         });
         writeln!(stdout, "{doc}")?;
         return Ok(());
     }
-    writeln!(
-        stdout,
-        "{}: {} entries, each played in at least {} games",
-        a.book.display(),
-        header.entries,
-        header.min_games
-    )?;
+    if header.scored {
+        writeln!(stdout, "{}: {} entries, by analysis", a.book.display(), header.entries)?;
+    } else {
+        writeln!(
+            stdout,
+            "{}: {} entries, each played in at least {} games",
+            a.book.display(),
+            header.entries,
+            header.min_games
+        )?;
+    }
     if rows.is_empty() {
         writeln!(stdout, "{position}: not in the book")?;
         return Ok(());
     }
     writeln!(stdout, "{position}:")?;
+    if header.scored {
+        return show_analysed(&mut stdout, &rows);
+    }
     writeln!(
         stdout,
         "  {:<24} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7}",
@@ -204,6 +299,26 @@ fn show(a: &ShowArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The rows of an analysed book: each turn's analysed score and what it means as a result.
+fn show_analysed(out: &mut impl Write, rows: &[serde_json::Value]) -> anyhow::Result<()> {
+    writeln!(out, "  {:<24} {:>9} {:>9}", "turn", "analysed", "expected")?;
+    for r in rows {
+        writeln!(
+            out,
+            "{} {:<24} {:>9} {:>8.1}%",
+            if r["played"] == true { '*' } else { ' ' },
+            r["turn"].as_str().unwrap_or("?"),
+            r["analysed_score"].to_string(),
+            r["score"].as_f64().unwrap_or(0.0) * 100.0,
+        )?;
+    }
+    writeln!(
+        out,
+        "(centi-stones for the side that plays the turn; * the turn an engine with this book plays)"
+    )?;
+    Ok(())
+}
+
 /// One entry as shown: its turn in notation, games, results, score and lower bound.
 fn row(position: &Position, e: &Entry, played: bool) -> serde_json::Value {
     let turn = position
@@ -217,8 +332,9 @@ fn row(position: &Position, e: &Entry, played: bool) -> serde_json::Value {
         "wins": e.stats.wins,
         "draws": e.stats.draws,
         "losses": e.stats.losses,
-        "score": e.stats.score(),
+        "score": e.mover_score(),
         "lower_bound": lower_bound(&e.stats),
+        "analysed_score": e.score,
         "played": played,
     })
 }
