@@ -231,6 +231,9 @@ fn older_generations_are_rescored_by_the_best_network_before_training() {
     c.train.rescore = "depth=1".into();
     c.seed = 5;
     c.train.score_weights = vec![0.25, 1.0];
+    // Promote any candidate that scores at all, so that generation 2 re-scores generation 1
+    // with generation 1's network whatever this processor's training gives.
+    c.gate.min_score = 0.0;
     let record = run(&c, &out, false, &mut |_| {}).unwrap();
     let rescored = out.join("gen-002").join("rescored").join("gen-001.bin");
     // Each generation's trainer got its scheduled score weight.
@@ -243,13 +246,8 @@ fn older_generations_are_rescored_by_the_best_network_before_training() {
     assert_eq!((weight(1), weight(2)), (0.25, 1.0));
     let files = &record.generations[1].1.files;
     let own = out.join("gen-002").join("games.bin");
-    // Seed 5 has generation 1 promoted (a fixed-depth gate: the same on every run here); its
-    // network then re-scores generation 1's games. Without a promotion nothing is re-scored.
-    if !record.generations[0].2.promoted {
-        assert_eq!(files, &[out.join("gen-001").join("games.bin"), own]);
-        assert!(!rescored.exists());
-        return;
-    }
+    // Generation 1 is promoted, and its network re-scores generation 1's games.
+    assert!(record.generations[0].2.promoted, "generation 1 scored nothing in its gate");
     assert_eq!(files, &[rescored.clone(), own]);
     let read = |p: &std::path::Path| -> Vec<fanorona_data::GameRecord> {
         fanorona_data::RecordReader::open(p).unwrap().map(Result::unwrap).collect()
@@ -265,4 +263,14 @@ fn older_generations_are_rescored_by_the_best_network_before_training() {
     let modified = std::fs::metadata(&rescored).unwrap().modified().unwrap();
     assert!(stages_started_on_resume(&c, &out).is_empty());
     assert_eq!(std::fs::metadata(&rescored).unwrap().modified().unwrap(), modified);
+
+    // Without a promotion the best is still the engine that played generation 1: nothing is
+    // re-scored (no candidate can score above 1).
+    c.gate.min_score = 1.0;
+    let none = dir.path().join("none");
+    let record = run(&c, &none, false, &mut |_| {}).unwrap();
+    assert!(!record.generations[0].2.promoted);
+    let own = none.join("gen-002").join("games.bin");
+    assert_eq!(record.generations[1].1.files, &[none.join("gen-001").join("games.bin"), own]);
+    assert!(!none.join("gen-002").join("rescored").exists());
 }
