@@ -214,18 +214,6 @@ fn an_analysed_book_plays_its_best_turn_and_refuses_bad_settings() {
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("info string book") && out.contains(&format!("bestmove {turn}")), "{out}");
 
-    // The book built into the program, by the name `embedded`.
-    let shown: serde_json::Value =
-        serde_json::from_str(ok(&["book", "show", "embedded", "--json"]).trim()).unwrap();
-    assert_eq!(
-        (&shown["book"], &shown["analysed"]),
-        (&serde_json::json!("embedded"), &serde_json::json!(true))
-    );
-    assert!(!shown["turns"].as_array().unwrap().is_empty(), "{shown}");
-    let o = fanorona(&["engine", "--book", "embedded"], "fep\nposition startpos\ngo depth 3\nquit\n");
-    let out = String::from_utf8_lossy(&o.stdout);
-    assert!(out.contains("info string book") && out.contains("bestmove "), "{out}");
-
     // Bad settings and specs exit 2, naming them; nothing is written.
     let x = dir.path().join("x.fbk");
     let analyse = |extra: &[&str]| {

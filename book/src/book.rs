@@ -16,27 +16,8 @@ use crate::format::{ENTRY_LEN, Entry, HEADER_LEN, Header, Key, legal_turns, posi
 pub struct Book {
     path: PathBuf,
     header: Header,
-    source: Source,
+    file: Mutex<File>,
 }
-
-/// Where a book's entries are read from.
-#[derive(Debug)]
-enum Source {
-    /// A file, probed by binary search in it.
-    File(Mutex<File>),
-    /// Bytes in memory (the book built into the program).
-    Bytes(&'static [u8]),
-}
-
-/// The name that stands for the book built into the program ([`Book::embedded`]) wherever a
-/// book file is named (`book=embedded`, `--book embedded`), as `eval=embedded` names the
-/// built-in network.
-pub const EMBEDDED_NAME: &str = "embedded";
-
-/// The book built into the program: `fanorona book analyse -e
-/// alphabeta:depth=8,eval=embedded --plies 12 --width 2 --margin 30` (the network built into the
-/// program analysing; docs/guide/book.md).
-static EMBEDDED: &[u8] = include_bytes!("../books/start.fbk");
 
 /// Entries read at a time while checking a book.
 const CHUNK_ENTRIES: usize = 4096;
@@ -52,30 +33,42 @@ impl Book {
     pub fn open(path: &Path) -> Result<Book, BookError> {
         let file = open_regular(path)?;
         let len = file.metadata().map_err(read_err(path))?.len();
+        let damaged =
+            |offset: u64, reason: String| BookError::Damaged { path: path.to_path_buf(), offset, reason };
+        if len < HEADER_LEN as u64 {
+            return Err(damaged(
+                len,
+                format!("the file ends after {len} bytes, inside the {HEADER_LEN}-byte header"),
+            ));
+        }
         let mut reader = BufReader::new(file);
-        let header = check(path, len, &mut reader)?;
+        let mut h = [0u8; HEADER_LEN];
+        reader.read_exact(&mut h).map_err(read_err(path))?;
+        let header = Header::decode(&h).map_err(|(at, why)| damaged(at, why))?;
+        let expected =
+            header.entries.checked_mul(ENTRY_LEN as u64).and_then(|b| b.checked_add(HEADER_LEN as u64));
+        match expected {
+            Some(e) if e == len => {}
+            Some(e) if e > len => {
+                return Err(damaged(
+                    len,
+                    format!(
+                        "the file ends early: the header announces {} entries, {e} bytes",
+                        header.entries
+                    ),
+                ));
+            }
+            Some(e) => {
+                return Err(damaged(
+                    e,
+                    format!("{} bytes after the last of {} entries", len - e, header.entries),
+                ));
+            }
+            None => return Err(damaged(16, format!("{} entries cannot be a file's", header.entries))),
+        }
+        check_entries(path, &mut reader, &header)?;
         let file = reader.into_inner();
-        Ok(Book { path: path.to_path_buf(), header, source: Source::File(Mutex::new(file)) })
-    }
-
-    /// The book a user named: the one built into the program for [`EMBEDDED_NAME`]
-    /// (`embedded`; `./embedded` is a file of that name), else the file ([`Book::open`]).
-    ///
-    /// # Errors
-    /// As [`Book::open`].
-    pub fn open_named(path: &Path) -> Result<Book, BookError> {
-        if path == Path::new(EMBEDDED_NAME) { Book::embedded() } else { Book::open(path) }
-    }
-
-    /// The book built into the program (checked as a file is), named [`EMBEDDED_NAME`].
-    ///
-    /// # Errors
-    /// [`BookError::Damaged`] if the built-in bytes are not a book (a build mistake; a test
-    /// opens it).
-    pub fn embedded() -> Result<Book, BookError> {
-        let path = PathBuf::from(EMBEDDED_NAME);
-        let header = check(&path, EMBEDDED.len() as u64, &mut &EMBEDDED[..])?;
-        Ok(Book { path, header, source: Source::Bytes(EMBEDDED) })
+        Ok(Book { path: path.to_path_buf(), header, file: Mutex::new(file) })
     }
 
     /// The file.
@@ -87,43 +80,7 @@ impl Book {
     pub fn header(&self) -> Header {
         self.header
     }
-}
 
-/// Checks a book of `len` bytes read from `reader`: the header, the length, every entry (a
-/// position that can exist, a turn legal there, the order) and the checksum, in chunks.
-fn check(path: &Path, len: u64, reader: &mut impl Read) -> Result<Header, BookError> {
-    let damaged =
-        |offset: u64, reason: String| BookError::Damaged { path: path.to_path_buf(), offset, reason };
-    if len < HEADER_LEN as u64 {
-        return Err(damaged(
-            len,
-            format!("the file ends after {len} bytes, inside the {HEADER_LEN}-byte header"),
-        ));
-    }
-    let mut h = [0u8; HEADER_LEN];
-    reader.read_exact(&mut h).map_err(read_err(path))?;
-    let header = Header::decode(&h).map_err(|(at, why)| damaged(at, why))?;
-    check_length(&header, len).map_err(|(at, why)| damaged(at, why))?;
-    check_entries(path, reader, &header)?;
-    Ok(header)
-}
-
-/// `Err((offset, reason))` unless the book is exactly as long as its header says.
-fn check_length(header: &Header, len: u64) -> Result<(), (u64, String)> {
-    let expected =
-        header.entries.checked_mul(ENTRY_LEN as u64).and_then(|b| b.checked_add(HEADER_LEN as u64));
-    match expected {
-        Some(e) if e == len => Ok(()),
-        Some(e) if e > len => Err((
-            len,
-            format!("the file ends early: the header announces {} entries, {e} bytes", header.entries),
-        )),
-        Some(e) => Err((e, format!("{} bytes after the last of {} entries", len - e, header.entries))),
-        None => Err((16, format!("{} entries cannot be a file's", header.entries))),
-    }
-}
-
-impl Book {
     /// Every entry of `position`, in turn order (none when the book does not hold it).
     ///
     /// # Errors
@@ -131,20 +88,17 @@ impl Book {
     /// it changed since it was checked.
     pub fn entries(&self, position: &Position) -> Result<Vec<Entry>, BookError> {
         let want = position_key(position);
-        let mut file = match &self.source {
-            Source::File(f) => Some(f.lock().unwrap_or_else(|e| e.into_inner())),
-            Source::Bytes(_) => None,
-        };
+        let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
         let (mut lo, mut hi) = (0, self.header.entries);
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
-            let (w, b, ..) = self.read_entry(file.as_deref_mut(), mid)?.key();
+            let (w, b, ..) = self.read_entry(&mut file, mid)?.key();
             if (w, b) < want { lo = mid + 1 } else { hi = mid }
         }
         let mut out = Vec::new();
         let mut i = lo;
         while i < self.header.entries {
-            let e = self.read_entry(file.as_deref_mut(), i)?;
+            let e = self.read_entry(&mut file, i)?;
             if position_key(&e.position) != want {
                 break;
             }
@@ -154,27 +108,12 @@ impl Book {
         Ok(out)
     }
 
-    /// Entry `index`, from `file` (locked by the caller) or the book's bytes.
-    fn read_entry(&self, file: Option<&mut File>, index: u64) -> Result<Entry, BookError> {
+    fn read_entry(&self, file: &mut File, index: u64) -> Result<Entry, BookError> {
         let offset = HEADER_LEN as u64 + index * ENTRY_LEN as u64;
         let mut e = [0u8; ENTRY_LEN];
-        match (file, &self.source) {
-            (Some(file), _) => file
-                .seek(SeekFrom::Start(offset))
-                .and_then(|_| file.read_exact(&mut e))
-                .map_err(read_err(&self.path))?,
-            (None, Source::Bytes(bytes)) => {
-                // The bytes were checked to hold every entry.
-                let at = usize::try_from(offset).unwrap_or(usize::MAX);
-                match bytes.get(at..at.saturating_add(ENTRY_LEN)) {
-                    Some(b) => e.copy_from_slice(b),
-                    None => return Err(read_err(&self.path)(std::io::ErrorKind::UnexpectedEof.into())),
-                }
-            }
-            (None, Source::File(_)) => {
-                return Err(read_err(&self.path)(std::io::Error::other("the book file is not locked")));
-            }
-        }
+        file.seek(SeekFrom::Start(offset))
+            .and_then(|_| file.read_exact(&mut e))
+            .map_err(read_err(&self.path))?;
         Entry::decode(&e, self.header.scored).map_err(|(at, reason)| BookError::Damaged {
             path: self.path.clone(),
             offset: offset + at,

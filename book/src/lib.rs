@@ -32,7 +32,7 @@ pub mod format;
 mod openings;
 mod pick;
 
-pub use book::{Book, EMBEDDED_NAME};
+pub use book::Book;
 pub use build::{BookBuilder, Built, DEFAULT_MAX_PAIRS, write_book};
 pub use error::BookError;
 pub use format::{Entry, Stats};

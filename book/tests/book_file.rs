@@ -237,20 +237,3 @@ fn an_empty_book_is_valid_and_holds_nothing() {
     assert_eq!(book.header().entries, 0);
     assert!(book.entries(&Position::start()).unwrap().is_empty());
 }
-
-#[test]
-fn the_built_in_book_is_an_analysed_book_of_the_start_position() {
-    let book = fanorona_book::Book::embedded().unwrap();
-    assert!(book.header().scored);
-    assert_eq!(book.path(), std::path::Path::new(fanorona_book::EMBEDDED_NAME));
-    let start = fanorona_core::Position::start();
-    let entries = book.entries(&start).unwrap();
-    assert!(!entries.is_empty());
-    let best = fanorona_book::best_entry(&entries, book.header().min_games).unwrap();
-    assert!(start.legal_moves().iter().any(|m| m.turn() == best.turn));
-    assert_eq!(Some(best.score), entries.iter().map(|e| e.score).max());
-    // Its lines go on: the position after the chosen turn is in the book too.
-    let mut next = start;
-    next.play_turn(&best.turn);
-    assert!(!book.entries(&next).unwrap().is_empty());
-}

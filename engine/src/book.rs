@@ -8,9 +8,8 @@ use std::sync::{Arc, Mutex};
 use fanorona_book::{Book, BookError, best_entry};
 use fanorona_core::{Game, Move};
 
-/// Opens (and checks, reading it through) the book at `path` (the book built into the program
-/// for `embedded`, [`fanorona_book::EMBEDDED_NAME`]), sharing one copy per path across the
-/// process: players are built per game, the book is checked once.
+/// Opens (and checks, reading it through) the book at `path`, sharing one copy per path across
+/// the process: players are built per game, the book is checked once.
 ///
 /// # Errors
 /// As [`Book::open`].
@@ -20,7 +19,7 @@ pub fn open_shared(path: &Path) -> Result<Arc<Book>, BookError> {
     if let Some(book) = OPEN.lock().unwrap_or_else(|e| e.into_inner()).as_ref().and_then(|m| m.get(&key)) {
         return Ok(Arc::clone(book));
     }
-    let book = Arc::new(Book::open_named(path)?);
+    let book = Arc::new(Book::open(path)?);
     OPEN.lock()
         .unwrap_or_else(|e| e.into_inner())
         .get_or_insert_with(HashMap::new)

@@ -64,8 +64,7 @@ pub struct AlphaBetaSpec {
     /// ([`Noisy`]), to weaken the player; at most [`MAX_NOISE`].
     pub noise: u32,
     /// An opening book to play from while it holds the position (`book=FILE`, from
-    /// `fanorona book build` or `analyse`; `book=embedded`, the book built into the program),
-    /// if any.
+    /// `fanorona book build`), if any.
     pub book: Option<PathBuf>,
 }
 

@@ -461,7 +461,7 @@ fn book_positions(source: &OpeningSource) -> Result<Vec<Position>, EvalError> {
     let OpeningSource::FromBook { path, plies, min_games, lo, hi } = source else {
         return Ok(Vec::new());
     };
-    let book = fanorona_book::Book::open_named(path)?;
+    let book = fanorona_book::Book::open(path)?;
     let min = if *min_games == 0 { book.header().min_games } else { *min_games };
     let all = fanorona_book::book_openings(&book, *plies, min)?;
     let found = all.len();

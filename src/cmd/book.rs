@@ -88,7 +88,7 @@ struct AnalyseArgs {
 
 #[derive(Debug, clap::Args)]
 struct ShowArgs {
-    /// The book file (`embedded`: the book built into the program).
+    /// The book file.
     book: PathBuf,
     /// The position (the start position by default).
     #[arg(long)]
@@ -233,7 +233,7 @@ fn add_file(builder: &mut BookBuilder, path: &Path, progress: &ProgressBar) -> a
 
 fn show(a: &ShowArgs) -> anyhow::Result<()> {
     let position = super::parse_position(a.position.as_deref())?;
-    let book = Book::open_named(&a.book)?;
+    let book = Book::open(&a.book)?;
     let mut entries = book.entries(&position)?;
     let chosen = best_entry(&entries, book.header().min_games).map(|e| e.turn);
     if book.header().scored {

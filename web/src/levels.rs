@@ -13,9 +13,8 @@ pub const CLUB: &str = "alphabeta:depth=1,noise=75,eval=handcrafted";
 /// Strong: a three-turn search with the handcrafted evaluation.
 pub const STRONG: &str = "alphabeta:depth=3,eval=handcrafted";
 /// Maximum: the network embedded in the binary, 6,000,000 nodes a turn (about 0.6 s on one
-/// core of the development machine; 3 s at most), playing its first turns from the book built
-/// into the binary (an analysis of the start position 8 turns deep).
-pub const MAXIMUM: &str = "alphabeta:nodes=6000000,movetime=3000,eval=embedded,book=embedded";
+/// core of the development machine; 3 s at most).
+pub const MAXIMUM: &str = "alphabeta:nodes=6000000,movetime=3000,eval=embedded";
 
 /// The level a game starts with.
 pub const DEFAULT_LEVEL: &str = "Casual";

@@ -529,11 +529,6 @@ fn request_specs_cannot_reach_server_files_or_run_long() {
     }
     // A file that exists and one that does not get the same answer.
     assert_eq!(answers[0], answers[1]);
-    // The book built into the program names no file: a request may use it.
-    let v =
-        post(addr, "/api/engine", &json!({"engine": "alphabeta:depth=1,eval=material,book=embedded"})).json();
-    assert_eq!(v["engine"], "alphabeta:depth=1,movetime=5000,eval=material,book=embedded");
-    assert_eq!(v["after"]["ply"], 1);
     // A long time limit is capped, and the answer says so.
     let v = post(addr, "/api/engine", &json!({"engine": "alphabeta:depth=2,movetime=999999,eval=material"}))
         .json();

@@ -17,19 +17,17 @@ pub const MAX_DEPTH: u32 = 30;
 pub const MAX_THREADS: usize = 1;
 
 /// The spec a request wrote in field `what`, refused when it names a file on the server
-/// (`eval=net:`, `tb=`, `book=` other than `book=embedded`) or asks for more than a request may.
+/// (`eval=net:`, `tb=`, `book=`) or asks for more than a request may.
 ///
 /// # Errors
 /// 400 naming the limit.
 pub fn request_spec(text: &str, what: &str) -> ApiResult<PlayerSpec> {
     let spec = super::input::spec(Some(text), what)?;
     if let PlayerSpec::AlphaBeta(ab) = &spec {
-        let book_file =
-            ab.book.as_deref().is_some_and(|b| b != std::path::Path::new(fanorona_book::EMBEDDED_NAME));
-        if matches!(ab.eval, EvalSpec::Net(_)) || ab.tb.is_some() || book_file {
+        if matches!(ab.eval, EvalSpec::Net(_)) || ab.tb.is_some() || ab.book.is_some() {
             return Err(ApiError::bad(format!(
                 "{what}: a request cannot name files on the server: use eval=embedded, material or \
-                 handcrafted, book=embedded (tables: start the server with --tb)"
+                 handcrafted (tables: start the server with --tb)"
             )));
         }
         if ab.threads > MAX_THREADS {
