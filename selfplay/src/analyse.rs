@@ -223,12 +223,16 @@ fn next_level(kept: &[(Position, Vec<Kept>)], analysed: &HashMap<Position, Vec<K
     next
 }
 
-/// The book's entries: each kept turn with its minimax score, sorted.
+/// The book's entries: each kept turn with its minimax score, sorted. The positions are valued
+/// in the book's order, so that a line that comes back to a position (paika turns can) is cut
+/// at the same place on every run.
 fn entries(analysed: &HashMap<Position, Vec<Kept>>) -> Vec<Entry> {
     let mut memo: HashMap<Position, i32> = HashMap::new();
     let mut open: HashSet<Position> = HashSet::new();
     let mut out = Vec::new();
-    for (pos, turns) in analysed {
+    let mut order: Vec<(&Position, &Vec<Kept>)> = analysed.iter().collect();
+    order.sort_unstable_by_key(|(p, _)| fanorona_book::format::position_key(p));
+    for (pos, turns) in order {
         open.insert(*pos);
         for k in turns {
             let score = backed_score(k, analysed, &mut memo, &mut open);
