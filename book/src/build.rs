@@ -114,10 +114,11 @@ impl BookBuilder {
 /// Writes a book of `entries` (sorted, as [`BookBuilder::finish`] gives them) to `out`: the
 /// temporary written and synced, then put in place; nothing is left behind on failure. A book
 /// whose entries carry analysed scores is written as format version 2 (then every entry must
-/// have one), others as version 1.
+/// have one, within ±[`crate::format::MAX_SCORE`]), others as version 1.
 ///
 /// # Errors
-/// [`BookError::Write`].
+/// [`BookError::MixedScores`] or [`BookError::ScoreRange`] for entries no book can hold (nothing
+/// is written), [`BookError::Write`].
 pub fn write_book(out: &Output, entries: &[Entry], min_games: u32) -> Result<(), BookError> {
     let written = write_to(out, entries, min_games);
     if written.is_err() {
@@ -136,6 +137,11 @@ fn write_to(out: &Output, entries: &[Entry], min_games: u32) -> Result<(), BookE
     let scored = entries.first().is_some_and(|e| e.score.is_some());
     if entries.iter().any(|e| e.score.is_some() != scored) {
         return Err(BookError::MixedScores);
+    }
+    if let Some(s) =
+        entries.iter().filter_map(|e| e.score).find(|s| i32::from(*s).abs() > crate::format::MAX_SCORE)
+    {
+        return Err(BookError::ScoreRange(s));
     }
     let header = Header { entries: entries.len() as u64, crc: crc.finalize(), min_games, scored };
     let mut f = BufWriter::with_capacity(1024 * ENTRY_LEN, File::create(&tmp).map_err(io)?);

@@ -59,6 +59,9 @@ pub enum BookError {
         "some entries carry an analysed score and others do not: a book is built from games or by analysis"
     )]
     MixedScores,
+    /// An entry given to the writer has an analysed score beyond what the format holds.
+    #[error("an analysed score of {0} is beyond the format's ±30000")]
+    ScoreRange(i16),
     /// The book could not be written.
     #[error(transparent)]
     Write(#[from] fanorona_io::IoError),
@@ -75,7 +78,7 @@ impl BookError {
             | BookError::Damaged { .. }
             | BookError::IllegalTurn { .. }
             | BookError::TooLarge { .. } => true,
-            BookError::MixedScores => false,
+            BookError::MixedScores | BookError::ScoreRange(_) => false,
             BookError::Write(e) => e.is_bad_input(),
         }
     }

@@ -237,3 +237,32 @@ fn an_empty_book_is_valid_and_holds_nothing() {
     assert_eq!(book.header().entries, 0);
     assert!(book.entries(&Position::start()).unwrap().is_empty());
 }
+
+#[test]
+fn analysed_books_hold_scores_within_the_format_and_refuse_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let start = Position::start();
+    let turns: Vec<_> = start.legal_moves().iter().map(|m| m.turn()).collect();
+    let entry = |i: usize, score: Option<i16>| fanorona_book::Entry {
+        position: start,
+        turn: turns[i],
+        stats: fanorona_book::Stats::default(),
+        score,
+    };
+    let mut entries = vec![entry(0, Some(30_000)), entry(1, Some(-30_000))];
+    entries.sort_unstable_by_key(fanorona_book::Entry::key);
+    let path = dir.path().join("scored.fbk");
+    write_book(&Output::new(&path, Existing::Refuse).unwrap(), &entries, 0).unwrap();
+    let book = Book::open(&path).unwrap();
+    assert!(book.header().scored);
+    assert_eq!(book.entries(&start).unwrap(), entries);
+    // Beyond the format's range, or scored and unscored together: refused, nothing written.
+    for (bad, name) in
+        [(vec![entry(0, Some(30_001))], "range.fbk"), (vec![entry(0, Some(5)), entry(1, None)], "mixed.fbk")]
+    {
+        let out = dir.path().join(name);
+        let err = write_book(&Output::new(&out, Existing::Refuse).unwrap(), &bad, 0).unwrap_err();
+        assert!(matches!(err, BookError::ScoreRange(30_001) | BookError::MixedScores), "{err}");
+        assert!(!out.exists() && !dir.path().join(format!("{name}.part")).exists());
+    }
+}

@@ -12,6 +12,7 @@ use fanorona_book::Entry;
 use fanorona_book::format::MAX_SCORE;
 use fanorona_core::{DrawRules, Game, Position, Turn};
 use fanorona_data::ordered::{Workers, run_ordered};
+use fanorona_engine::score::{is_forced, win_in};
 use fanorona_engine::{Player, PlayerSpec};
 
 use crate::SelfplayError;
@@ -114,8 +115,12 @@ fn check(config: &AnalysisConfig) -> Result<(), SelfplayError> {
     if config.width == 0 {
         return Err(SelfplayError::Config("width must be at least 1".into()));
     }
-    if config.margin < 0 {
-        return Err(SelfplayError::Config(format!("margin {} is negative", config.margin)));
+    if !(0..=2 * MAX_SCORE).contains(&config.margin) {
+        return Err(SelfplayError::Config(format!(
+            "margin {} is not between 0 and {}",
+            config.margin,
+            2 * MAX_SCORE
+        )));
     }
     Ok(())
 }
@@ -123,8 +128,11 @@ fn check(config: &AnalysisConfig) -> Result<(), SelfplayError> {
 /// One searching player per worker thread ([`crate::rescore::players`]), reused search after
 /// search (`new_game` before each, so that a search does not depend on the ones before it).
 fn players(engine: &PlayerSpec, threads: usize) -> Result<Vec<Mutex<Box<dyn Player>>>, SelfplayError> {
-    if !matches!(engine, PlayerSpec::AlphaBeta(_)) {
+    let PlayerSpec::AlphaBeta(ab) = engine else {
         return Err(SelfplayError::Config(format!("{engine} does not search: give an alphabeta spec")));
+    };
+    if ab.book.is_some() {
+        return Err(SelfplayError::Config(format!("{engine} plays from a book: the analysis must search")));
     }
     crate::rescore::players(engine, threads)
 }
@@ -173,15 +181,23 @@ fn search_all(
     Ok(scores)
 }
 
-/// The score, for the side that played into it, of `child`: a win when the side to move there
-/// has no turn, else the negated score of `player`'s search, within ±[`MAX_SCORE`].
+/// The score, for the side that played into it, of `child`: a win in one turn when the side
+/// to move there has no turn, else [`parent_score`] of `player`'s search.
 fn turn_score(player: &mut dyn Player, child: &Position) -> i32 {
     if child.us().is_empty() || child.legal_moves().is_empty() {
-        return MAX_SCORE;
+        return win_in(1);
     }
     player.new_game();
     let decision = player.choose(&Game::new(*child, DrawRules::default()));
-    (-decision.score.unwrap_or(0)).clamp(-MAX_SCORE, MAX_SCORE)
+    parent_score(decision.score.unwrap_or(0))
+}
+
+/// A score one turn up the line, for the other side: negated, a forced result one turn further
+/// away (as the search counts it), within ±[`MAX_SCORE`].
+fn parent_score(child: i32) -> i32 {
+    let s = -child;
+    let s = if is_forced(s) { s - s.signum() } else { s };
+    s.clamp(-MAX_SCORE, MAX_SCORE)
 }
 
 /// The kept turns of each position of `level`: within `margin` of its best, the best first
@@ -235,7 +251,7 @@ fn entries(analysed: &HashMap<Position, Vec<Kept>>) -> Vec<Entry> {
     for (pos, turns) in order {
         open.insert(*pos);
         for k in turns {
-            let score = backed_score(k, analysed, &mut memo, &mut open);
+            let score = backed_score(k, analysed, &mut memo, &mut open).0;
             out.push(Entry {
                 position: *pos,
                 turn: k.turn,
@@ -249,40 +265,53 @@ fn entries(analysed: &HashMap<Position, Vec<Kept>>) -> Vec<Entry> {
     out
 }
 
-/// A kept turn's score: minus the value of the position it leads to where that was analysed
-/// (and is not on the path being valued), else its own search's score.
+/// A kept turn's score: [`parent_score`] of the value of the position it leads to where that
+/// was analysed (and is not on the path being valued), else its own search's score; and
+/// whether a line coming back to a position on the path was cut short to get it.
 fn backed_score(
     k: &Kept,
     analysed: &HashMap<Position, Vec<Kept>>,
     memo: &mut HashMap<Position, i32>,
     open: &mut HashSet<Position>,
-) -> i32 {
+) -> (i32, bool) {
     if open.contains(&k.child) {
-        return k.score;
+        return (k.score, true);
     }
     match analysed.get(&k.child) {
-        Some(turns) => -value(&k.child, turns, analysed, memo, open),
-        None => k.score,
+        Some(turns) => {
+            let (v, cut) = value(&k.child, turns, analysed, memo, open);
+            (parent_score(v), cut)
+        }
+        None => (k.score, false),
     }
 }
 
-/// The minimax value of an analysed position for its side to move: its best kept turn's
-/// [`backed_score`].
+/// The minimax value of an analysed position for its side to move (its best kept turn's
+/// [`backed_score`]), and whether a line was cut short to get it: such a value depends on the
+/// path and is not remembered.
 fn value(
     pos: &Position,
     turns: &[Kept],
     analysed: &HashMap<Position, Vec<Kept>>,
     memo: &mut HashMap<Position, i32>,
     open: &mut HashSet<Position>,
-) -> i32 {
+) -> (i32, bool) {
     if let Some(&v) = memo.get(pos) {
-        return v;
+        return (v, false);
     }
     open.insert(*pos);
-    let v = turns.iter().map(|k| backed_score(k, analysed, memo, open)).max().unwrap_or(0);
+    let (mut best, mut cut) = (None, false);
+    for k in turns {
+        let (s, c) = backed_score(k, analysed, memo, open);
+        cut |= c;
+        best = Some(best.map_or(s, |b: i32| b.max(s)));
+    }
     open.remove(pos);
-    memo.insert(*pos, v);
-    v
+    let v = best.unwrap_or(0);
+    if !cut {
+        memo.insert(*pos, v);
+    }
+    (v, cut)
 }
 
 #[cfg(test)]
@@ -342,9 +371,10 @@ mod tests {
             child.play_turn(&e.turn);
             if let Some(replies) = map.get(&child) {
                 let best = replies.iter().filter_map(|r| r.score).max().unwrap();
+                let expected = parent_score(i32::from(best));
                 assert_eq!(
-                    e.score,
-                    Some(-best),
+                    e.score.map(i32::from),
+                    Some(expected),
                     "{} {}",
                     e.position,
                     fanorona_book::format::describe(&e.turn)
@@ -358,10 +388,33 @@ mod tests {
     #[test]
     fn bad_configurations_are_refused() {
         let engine = spec("alphabeta:depth=1,eval=material");
-        for c in [config(0, 1, 0, 1), config(41, 1, 0, 1), config(2, 0, 0, 1), config(2, 1, -1, 1)] {
+        for c in [
+            config(0, 1, 0, 1),
+            config(41, 1, 0, 1),
+            config(2, 0, 0, 1),
+            config(2, 1, -1, 1),
+            config(2, 1, i32::MAX, 1),
+        ] {
             assert!(matches!(analyse_book(&engine, &c, &mut |_| {}), Err(SelfplayError::Config(_))), "{c:?}");
         }
         let err = analyse_book(&spec("random"), &config(1, 1, 0, 1), &mut |_| {}).unwrap_err();
         assert!(err.to_string().contains("does not search"), "{err}");
+        let book = spec("alphabeta:depth=1,book=x.fbk");
+        let err = analyse_book(&book, &config(1, 1, 0, 1), &mut |_| {}).unwrap_err();
+        assert!(err.to_string().contains("must search"), "{err}");
+    }
+
+    #[test]
+    fn forced_results_move_one_turn_further_up_the_line() {
+        use fanorona_engine::score::loss_in;
+        assert_eq!(parent_score(loss_in(3)), win_in(4));
+        assert_eq!(parent_score(win_in(2)), loss_in(3));
+        assert_eq!(parent_score(-250), 250);
+        assert_eq!(parent_score(loss_in(0)), win_in(1));
+        // A position whose side to move has no turn: the turn into it wins in one.
+        let mut player = spec("alphabeta:depth=1,eval=material").build(0).unwrap();
+        let lost: Position = "9/9/9/9/4W4 b".parse().unwrap();
+        assert!(lost.us().is_empty());
+        assert_eq!(turn_score(player.as_mut(), &lost), win_in(1));
     }
 }
