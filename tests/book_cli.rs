@@ -214,6 +214,36 @@ fn an_analysed_book_plays_its_best_turn_and_refuses_bad_settings() {
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("info string book") && out.contains(&format!("bestmove {turn}")), "{out}");
 
+    // Its lines as match openings; its entries count no games, so `min=1` leaves none.
+    let o = ok(&[
+        "eval",
+        "-e",
+        "alphabeta:depth=1",
+        "-e",
+        "alphabeta:depth=1",
+        "-n",
+        "2",
+        "--openings",
+        &format!("book:{},plies=2", s(&book)),
+        "--seed",
+        "1",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(o.trim()).unwrap();
+    assert!(v["openings"].as_str().unwrap().starts_with("book:"), "{v}");
+    let e = bad(&[
+        "eval",
+        "-e",
+        "alphabeta:depth=1",
+        "-e",
+        "random",
+        "-n",
+        "2",
+        "--openings",
+        &format!("book:{},plies=2,min=1", s(&book)),
+    ]);
+    assert!(e.contains("none of the"), "{e}");
+
     // Bad settings and specs exit 2, naming them; nothing is written.
     let x = dir.path().join("x.fbk");
     let analyse = |extra: &[&str]| {
