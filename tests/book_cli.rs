@@ -39,6 +39,18 @@ fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
+/// A two-game match of depth-1 searches from `openings`, its JSON report.
+fn match_from(openings: &str) -> serde_json::Value {
+    let args =
+        ["eval", "-e", "alphabeta:depth=1", "-e", "alphabeta:depth=1", "-n", "2", "--openings", openings];
+    serde_json::from_str(ok(&[&args[..], &["--seed", "1", "--json"]].concat()).trim()).unwrap()
+}
+
+/// The same match refused (exit 2): its message.
+fn refused_match_from(openings: &str) -> String {
+    bad(&["eval", "-e", "alphabeta:depth=1", "-e", "random", "-n", "2", "--openings", openings])
+}
+
 /// 300 self-play games at depth 1 from the start position, their first 6 turns explored (so
 /// lines repeat and branch), and a book of them.
 fn book(dir: &Path) -> (PathBuf, PathBuf) {
@@ -215,33 +227,9 @@ fn an_analysed_book_plays_its_best_turn_and_refuses_bad_settings() {
     assert!(out.contains("info string book") && out.contains(&format!("bestmove {turn}")), "{out}");
 
     // Its lines as match openings; its entries count no games, so `min=1` leaves none.
-    let o = ok(&[
-        "eval",
-        "-e",
-        "alphabeta:depth=1",
-        "-e",
-        "alphabeta:depth=1",
-        "-n",
-        "2",
-        "--openings",
-        &format!("book:{},plies=2", s(&book)),
-        "--seed",
-        "1",
-        "--json",
-    ]);
-    let v: serde_json::Value = serde_json::from_str(o.trim()).unwrap();
+    let v = match_from(&format!("book:{},plies=2", s(&book)));
     assert!(v["openings"].as_str().unwrap().starts_with("book:"), "{v}");
-    let e = bad(&[
-        "eval",
-        "-e",
-        "alphabeta:depth=1",
-        "-e",
-        "random",
-        "-n",
-        "2",
-        "--openings",
-        &format!("book:{},plies=2,min=1", s(&book)),
-    ]);
+    let e = refused_match_from(&format!("book:{},plies=2,min=1", s(&book)));
     assert!(e.contains("none of the"), "{e}");
 
     // Bad settings and specs exit 2, naming them; nothing is written.
@@ -296,17 +284,7 @@ fn bad_books_and_build_inputs_exit_2_naming_what_and_where() {
     let spec = format!("alphabeta:depth=1,book={}", s(&foreign));
     let e = bad(&["eval", "-e", &spec, "-e", "alphabeta:depth=1", "-n", "2"]);
     assert!(e.contains("foreign.fbk") && e.contains("byte 0"), "{e}");
-    let e = bad(&[
-        "eval",
-        "-e",
-        "alphabeta:depth=1",
-        "-e",
-        "random",
-        "-n",
-        "2",
-        "--openings",
-        &format!("book:{}", s(&foreign)),
-    ]);
+    let e = refused_match_from(&format!("book:{}", s(&foreign)));
     assert!(e.contains("foreign.fbk") && e.contains("byte 0"), "{e}");
     let e = bad(&["engine", "--book", s(&foreign)]);
     assert!(e.contains("--book") && e.contains("byte 0"), "{e}");
@@ -315,29 +293,9 @@ fn bad_books_and_build_inputs_exit_2_naming_what_and_where() {
     std::fs::write(&cut, &bytes[..bytes.len() - 5]).unwrap();
     assert!(bad(&["book", "show", s(&cut)]).contains(&format!("byte {}", bytes.len() - 5)));
     // No opening in the band asked for.
-    let e = bad(&[
-        "eval",
-        "-e",
-        "alphabeta:depth=1",
-        "-e",
-        "random",
-        "-n",
-        "2",
-        "--openings",
-        &format!("book:{},plies=30", s(&book)),
-    ]);
+    let e = refused_match_from(&format!("book:{},plies=30", s(&book)));
     assert!(e.contains("none of the"), "{e}");
-    let e = bad(&[
-        "eval",
-        "-e",
-        "alphabeta:depth=1",
-        "-e",
-        "random",
-        "-n",
-        "2",
-        "--openings",
-        &format!("book:{},score=0.4-0.6", s(&book)),
-    ]);
+    let e = refused_match_from(&format!("book:{},score=0.4-0.6", s(&book)));
     assert!(e.contains("score="), "{e}");
 }
 

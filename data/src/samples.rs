@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use fanorona_core::Position;
-use fanorona_tb::{Tablebase, Wdl};
+use fanorona_tb::Tablebase;
 
 use crate::{DataError, GameId, GameRecord, RecordError, RecordReader};
 
@@ -275,11 +275,7 @@ impl SampleExtractor {
 #[inline]
 fn exact_value(tablebase: &Tablebase, pos: &Position) -> Option<f32> {
     // A position beyond the tables is an error of the probe, which counts the stones itself.
-    tablebase.probe(pos).ok().map(|v| match v.wdl() {
-        Wdl::Win => 1.0,
-        Wdl::Draw => 0.0,
-        Wdl::Loss => -1.0,
-    })
+    tablebase.probe(pos).ok().map(|v| f32::from(v.wdl().sign()))
 }
 
 /// Which games a [`Samples`] stream keeps, asked before a game's body is decoded.
@@ -532,11 +528,7 @@ mod tests {
         )
         .unwrap();
         let start: Position = "9/9/9/2B6/3WW4 w".parse().unwrap();
-        let truth = match tb.probe(&start).unwrap().wdl() {
-            Wdl::Win => 1.0,
-            Wdl::Draw => 0.0,
-            Wdl::Loss => -1.0,
-        };
+        let truth = f32::from(tb.probe(&start).unwrap().wdl().sign());
         let m = start.legal_moves()[0];
         let r = GameRecord {
             start,

@@ -184,7 +184,7 @@ fn search_all(
 /// The score, for the side that played into it, of `child`: a win in one turn when the side
 /// to move there has no turn, else [`parent_score`] of `player`'s search.
 fn turn_score(player: &mut dyn Player, child: &Position) -> i32 {
-    if child.us().is_empty() || child.legal_moves().is_empty() {
+    if child.is_game_over() {
         return win_in(1);
     }
     player.new_game();
@@ -231,8 +231,7 @@ fn next_level(kept: &[(Position, Vec<Kept>)], analysed: &HashMap<Position, Vec<K
     let mut seen: HashSet<Position> = kept.iter().map(|(p, _)| *p).collect();
     let mut next = Vec::new();
     for k in kept.iter().flat_map(|(_, turns)| turns) {
-        let open = !k.child.us().is_empty() && !k.child.legal_moves().is_empty();
-        if open && !analysed.contains_key(&k.child) && seen.insert(k.child) {
+        if !k.child.is_game_over() && !analysed.contains_key(&k.child) && seen.insert(k.child) {
             next.push(k.child);
         }
     }
@@ -300,14 +299,17 @@ fn value(
         return (v, false);
     }
     open.insert(*pos);
-    let (mut best, mut cut) = (None, false);
-    for k in turns {
-        let (s, c) = backed_score(k, analysed, memo, open);
-        cut |= c;
-        best = Some(best.map_or(s, |b: i32| b.max(s)));
-    }
+    let mut cut = false;
+    let v = turns
+        .iter()
+        .map(|k| {
+            let (s, c) = backed_score(k, analysed, memo, open);
+            cut |= c;
+            s
+        })
+        .max()
+        .unwrap_or(0);
     open.remove(pos);
-    let v = best.unwrap_or(0);
     if !cut {
         memo.insert(*pos, v);
     }

@@ -120,7 +120,7 @@ fn build(a: &BuildArgs) -> anyhow::Result<()> {
     if let Some(input) = a.inputs.iter().find(|i| out.clobbers(i)) {
         return Err(bad_input("--out", format!("{} is also an input", input.display())));
     }
-    let progress = progress_bar(a.json);
+    let progress = spinner(a.json, "{spinner} {pos} games read ({per_sec}) {msg}");
     let mut builder = BookBuilder::new(a.plies);
     for path in &a.inputs {
         add_file(&mut builder, path, &progress)?;
@@ -162,16 +162,7 @@ fn analyse(a: &AnalyseArgs) -> anyhow::Result<()> {
         a.engine.parse().map_err(|e| bad_input(format!("invalid --engine spec {:?}", a.engine), e))?;
     let config = AnalysisConfig { plies: a.plies, width: a.width, margin: a.margin, threads: a.threads };
     let out = Output::new(&a.out, if a.force { Existing::Replace } else { Existing::Refuse })?;
-    let bar = if a.json || a.quiet || !std::io::stderr().is_terminal() {
-        ProgressBar::hidden()
-    } else {
-        let bar = ProgressBar::new_spinner();
-        bar.set_style(
-            ProgressStyle::with_template("{spinner} {elapsed_precise} {pos} turns searched ({per_sec})")
-                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-        );
-        bar
-    };
+    let bar = spinner(a.json || a.quiet, "{spinner} {elapsed_precise} {pos} turns searched ({per_sec})");
     let analysed = analyse_book(&spec, &config, &mut |n| bar.set_position(n));
     bar.finish_and_clear();
     let (entries, report) = analysed.map_err(|e| match e {
@@ -202,14 +193,14 @@ fn analyse(a: &AnalyseArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn progress_bar(json: bool) -> ProgressBar {
-    if json || !std::io::stderr().is_terminal() {
+/// A spinner drawn with `template` on a terminal, hidden when `quiet` or not on one.
+fn spinner(quiet: bool, template: &str) -> ProgressBar {
+    if quiet || !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::new_spinner();
     bar.set_style(
-        ProgressStyle::with_template("{spinner} {pos} games read ({per_sec}) {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+        ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_spinner()),
     );
     bar
 }
