@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use fanorona_core::Position;
-use fanorona_tb::Tablebase;
+use fanorona_tb::{Tablebase, Wdl};
 
 use crate::{DataError, GameId, GameRecord, RecordError, RecordReader};
 
@@ -275,7 +275,16 @@ impl SampleExtractor {
 #[inline]
 fn exact_value(tablebase: &Tablebase, pos: &Position) -> Option<f32> {
     // A position beyond the tables is an error of the probe, which counts the stones itself.
-    tablebase.probe(pos).ok().map(|v| f32::from(v.wdl().sign()))
+    tablebase.probe(pos).ok().map(|v| wdl_value(v.wdl()))
+}
+
+/// A table result as a label: +1, 0 or -1 for the side to move.
+fn wdl_value(wdl: Wdl) -> f32 {
+    match wdl {
+        Wdl::Win => 1.0,
+        Wdl::Draw => 0.0,
+        Wdl::Loss => -1.0,
+    }
 }
 
 /// Which games a [`Samples`] stream keeps, asked before a game's body is decoded.
@@ -528,7 +537,7 @@ mod tests {
         )
         .unwrap();
         let start: Position = "9/9/9/2B6/3WW4 w".parse().unwrap();
-        let truth = f32::from(tb.probe(&start).unwrap().wdl().sign());
+        let truth = wdl_value(tb.probe(&start).unwrap().wdl());
         let m = start.legal_moves()[0];
         let r = GameRecord {
             start,

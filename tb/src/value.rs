@@ -15,15 +15,6 @@ pub enum Wdl {
 }
 
 impl Wdl {
-    /// `1`, `0` or `-1`: the result for the side to move, a win counting one.
-    pub const fn sign(self) -> i8 {
-        match self {
-            Wdl::Win => 1,
-            Wdl::Draw => 0,
-            Wdl::Loss => -1,
-        }
-    }
-
     /// `"win"`, `"draw"` or `"loss"`.
     pub const fn as_str(self) -> &'static str {
         match self {
@@ -160,11 +151,6 @@ impl fmt::Display for Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn results_count_a_win_as_one() {
-        assert_eq!([Wdl::Loss, Wdl::Draw, Wdl::Win].map(Wdl::sign), [-1, 0, 1]);
-    }
 
     #[test]
     fn bytes_round_trip() {
