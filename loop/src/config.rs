@@ -528,16 +528,16 @@ mod tests {
     #[test]
     fn the_longer_examples_parse() {
         let files = [
-            (include_str!("../loop-2h.toml"), (7, 20000, 10000), "depth=4"),
-            (include_str!("../loop-1h.toml"), (8, 20000, 20000), "depth=2"),
+            ("loop-2h.toml", include_str!("../loop-2h.toml"), (7, 20000, 10000), "depth=4"),
+            ("loop-1h.toml", include_str!("../loop-1h.toml"), (8, 20000, 20000), "depth=2"),
         ];
-        for (text, sizes, search) in files {
-            let c = LoopConfig::from_toml(text).unwrap();
-            assert_eq!((c.generations, c.selfplay.first_games, c.selfplay.games), sizes);
-            assert_eq!((c.selfplay.search.as_str(), c.gate.games), (search, 200));
+        for (name, text, sizes, search) in files {
+            let c = LoopConfig::from_toml(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!((c.generations, c.selfplay.first_games, c.selfplay.games), sizes, "{name}");
+            assert_eq!((c.selfplay.search.as_str(), c.gate.games), (search, 200), "{name}");
             // The rest is the built-in default.
-            assert_eq!(c.train.trainer.architecture().unwrap().to_string(), "threats:180-256-1");
-            assert_eq!(c.final_match.games, 400);
+            assert_eq!(c.train.trainer.architecture().unwrap().to_string(), "threats:180-256-1", "{name}");
+            assert_eq!(c.final_match.games, 400, "{name}");
         }
     }
 
