@@ -46,6 +46,7 @@ pub use color::{ByColor, Color};
 pub use direction::Direction;
 pub use fen::ParsePositionError;
 pub use game::{DrawRules, Game, GameError, Outcome, Termination};
+pub use movegen::{for_each_successor, has_capture};
 pub use movelist::MoveList;
 pub use moves::{CaptureKind, MAX_STEPS, Move, Step};
 pub use notation::{IllegalMoveError, MoveError, MoveText, ParseMoveError};

@@ -444,6 +444,25 @@ pub(crate) fn for_each_turn(us: u64, them: u64, f: &mut impl FnMut(u64, u64)) {
     });
 }
 
+/// Calls `f(moved, other)` after each legal turn of the side to move with stones `us` against
+/// `them`: the stones of the side that moved and of the other side once the turn is played.
+/// Nothing is built but the two sets (as perft's inner plies); turns that reach the same sets
+/// by different steps are each reported. For tables and solvers, which work on stone sets.
+#[inline]
+pub fn for_each_successor(us: Bitboard, them: Bitboard, mut f: impl FnMut(Bitboard, Bitboard)) {
+    for_each_turn(us.0 & Bitboard::ALL.0, them.0 & Bitboard::ALL.0, &mut |moved, other| {
+        f(Bitboard(moved), Bitboard(other));
+    });
+}
+
+/// Whether the side to move with stones `us` against `them` has a capturing step (and so must
+/// capture), as [`Position::has_capture`] for stone sets alone.
+#[inline]
+pub fn has_capture(us: Bitboard, them: Bitboard) -> bool {
+    let empty = Bitboard(!(us.0 | them.0) & Bitboard::ALL.0);
+    capture_origins(us, them, empty).any()
+}
+
 /// [`for_each_turn`] for the turns that continue a chain whose stone is on `at`: `targets` the
 /// points it may step to before removing what is occupied or visited, `free` the empty points
 /// it has not occupied this turn, `rest` the other stones of the side that moves.
