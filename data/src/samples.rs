@@ -530,12 +530,7 @@ mod tests {
         // White d3, e3 against Black c5: 3 stones. The record says White lost (a forfeit, say)
         // and scores the turn -500; the tables know better.
         let dir = tempfile::tempdir().unwrap();
-        let tb = fanorona_tb::generate(
-            dir.path(),
-            fanorona_tb::GenerateOptions { stones: 3, threads: 1 },
-            &|_| {},
-        )
-        .unwrap();
+        let tb = fanorona_tb::generate(dir.path(), fanorona_tb::GenerateOptions::new(3, 1), &|_| {}).unwrap();
         let start: Position = "9/9/9/2B6/3WW4 w".parse().unwrap();
         let truth = wdl_value(tb.probe(&start).unwrap().wdl());
         let m = start.legal_moves()[0];

@@ -18,7 +18,7 @@ fn tables() -> &'static Path {
     static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
     DIR.get_or_init(|| {
         let dir = tempfile::tempdir().expect("temp dir");
-        generate(dir.path(), GenerateOptions { stones: STONES, threads: 2 }, &|_| {}).expect("generate");
+        generate(dir.path(), GenerateOptions::new(STONES, 2), &|_| {}).expect("generate");
         dir
     })
     .path()

@@ -12,7 +12,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let dir = PathBuf::from(args.next().ok_or("usage: generate STONES DIR [THREADS]")?);
     let threads: usize = args.next().map_or(Ok(0), |t| t.parse())?;
     let start = Instant::now();
-    generate(&dir, GenerateOptions { stones, threads }, &|r| {
+    generate(&dir, GenerateOptions::new(stones, threads), &|r| {
         println!(
             "{} wins {} draws {} losses {} bytes {} reused {} seconds {:.2}",
             r.sig, r.counts.wins, r.counts.draws, r.counts.losses, r.bytes, r.reused, r.seconds

@@ -163,6 +163,34 @@ pub enum TbError {
     /// The worker threads could not be started.
     #[error("cannot start the worker threads")]
     Threads(#[source] rayon::ThreadPoolBuildError),
+    /// Another generation holds the directory's lock.
+    #[error("another generation is writing this directory (it holds {path}); wait for it to finish")]
+    Busy {
+        /// The lock file.
+        path: PathBuf,
+    },
+    /// A checkpoint of a pair being solved is damaged or belongs to another pair or mode.
+    #[error("checkpoint {path} cannot be used: {reason}; delete it to solve the pair from the start")]
+    BadCheckpoint {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A pair does not fit the memory bound even without counters.
+    #[error(
+        "solving {sig} needs {} MiB even without counters, more than the {} MiB allowed",
+        needed.div_ceil(1 << 20),
+        limit >> 20
+    )]
+    MemoryTooSmall {
+        /// The pair's first signature.
+        sig: Signature,
+        /// Bytes it needs.
+        needed: u64,
+        /// The bound, in bytes.
+        limit: u64,
+    },
 }
 
 impl ProbeError {

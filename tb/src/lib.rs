@@ -10,7 +10,7 @@
 //! use fanorona_tb::{GenerateOptions, Tablebase, Value, generate};
 //!
 //! let dir = tempfile::tempdir().unwrap();
-//! let tb = generate(dir.path(), GenerateOptions { stones: 3, threads: 1 }, &|_| {}).unwrap();
+//! let tb = generate(dir.path(), GenerateOptions::new(3, 1), &|_| {}).unwrap();
 //! // White to move captures the last black stone by approach.
 //! let pos = "9/9/9/9/W1B6 w".parse().unwrap();
 //! assert_eq!(tb.probe(&pos), Ok(Value::Win(1)));
@@ -32,12 +32,14 @@ pub mod symmetry;
 mod table;
 mod tablebase;
 mod value;
+mod verify;
 
 pub use adjudicate::Verdict;
 pub use error::{ProbeError, TbError};
 pub use format::Counts;
 pub use generate::{
-    Event, GenerateOptions, MAX_THREADS, TableReport, generate, generate_with_events, plan, thread_limit,
+    Event, GenerateOptions, MAX_THREADS, Mode, PairPlan, TableReport, checkpoint_path, generate,
+    generate_with_events, peak_memory, plan, plan_memory, thread_limit,
 };
 pub use index::Indexer;
 pub use root::RootMove;
@@ -45,6 +47,7 @@ pub use signature::{MAX_TB_STONES, Signature};
 pub use table::Table;
 pub use tablebase::Tablebase;
 pub use value::{MAX_DTC, Value, Wdl};
+pub use verify::{Mismatch, TableCheck, local_value, slots_to_verify, verify};
 
 // Every error type of the crate, each saying whether it is bad input (see
 // `fanorona_core::BadInput`): a test of the `fanorona` program fails when one is left off.

@@ -2,7 +2,9 @@
 
 use core::fmt;
 
-use fanorona_core::Position;
+use fanorona_core::{Point, Position};
+
+use crate::index::BINOMIAL;
 
 /// The most stones in all that a table may cover (the file format and the probes are bounded
 /// by it; generating 7 stones needs gigabytes and hours).
@@ -61,6 +63,14 @@ impl Signature {
         (2..=stones.min(MAX_TB_STONES)).flat_map(Signature::with_stones)
     }
 
+    /// Number of positions of the signature counted without symmetry: every placement of the
+    /// side to move's stones times every placement of the other side's on the points left
+    /// (Schadd et al.'s count of "different positions").
+    pub const fn placements(self) -> u64 {
+        let (us, them) = (self.us as usize, self.them as usize);
+        BINOMIAL[Point::NUM][us] * BINOMIAL[Point::NUM - us][them]
+    }
+
     /// The table's file name: `3v2.fantb` for three stones to move against two.
     pub fn file_name(self) -> String {
         format!("{}v{}.{}", self.us, self.them, crate::format::EXTENSION)
@@ -87,5 +97,13 @@ mod tests {
         assert_eq!(Signature::up_to(4).count(), 1 + 2 + 3);
         let order: Vec<String> = Signature::up_to(3).map(|s| s.to_string()).collect();
         assert_eq!(order, ["1v1", "2v1", "1v2"]);
+        assert_eq!(Signature::new(1, 1).unwrap().placements(), 45 * 44);
+    }
+
+    #[test]
+    fn placements_add_up_to_schadds_count() {
+        // Schadd et al. (2008): 6,261,651,660 positions with 2 to 7 stones, both sides at least one.
+        let all: u64 = Signature::up_to(7).map(Signature::placements).sum();
+        assert_eq!(all, 6_261_651_660);
     }
 }

@@ -34,6 +34,22 @@ impl Table {
         &self.data
     }
 
+    /// The longest dtc of a win or a loss in the table.
+    pub fn longest(&self) -> u32 {
+        self.data.iter().map(|&b| Value::decode(b).dtc().unwrap_or(0)).max().unwrap_or(0)
+    }
+
+    /// The numbering of the slots.
+    pub fn indexer(&self) -> &Indexer {
+        &self.indexer
+    }
+
+    /// The value in slot `i`, if there is one.
+    #[inline]
+    pub fn slot_value(&self, i: u64) -> Option<Value> {
+        self.data.get(usize::try_from(i).ok()?).map(|&b| Value::decode(b))
+    }
+
     /// Bytes of values (one per slot).
     pub fn len(&self) -> usize {
         self.data.len()

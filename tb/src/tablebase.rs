@@ -92,9 +92,10 @@ impl Tablebase {
     }
 
     /// The value of the position with stones `us` (to move) and `them`, both non-empty, when
-    /// its table is loaded.
+    /// its table is loaded (for searches that work on stone sets; [`Tablebase::probe`] takes a
+    /// position).
     #[inline]
-    pub(crate) fn value(&self, us: u64, them: u64) -> Option<Value> {
+    pub fn value(&self, us: u64, them: u64) -> Option<Value> {
         let sig = Signature::new(us.count_ones(), them.count_ones())?;
         self.table(sig)?.value(us, them)
     }

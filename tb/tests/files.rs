@@ -10,7 +10,7 @@ use fanorona_tb::{GenerateOptions, ProbeError, TableReport, Tablebase, TbError, 
 
 fn generate_into(dir: &Path, stones: u32) -> Vec<TableReport> {
     let reports = Mutex::new(Vec::new());
-    generate(dir, GenerateOptions { stones, threads: 1 }, &|r| {
+    generate(dir, GenerateOptions::new(stones, 1), &|r| {
         reports.lock().unwrap_or_else(|e| e.into_inner()).push(*r);
     })
     .unwrap_or_else(|e| panic!("generate: {e}"));
@@ -81,7 +81,7 @@ fn another_version_is_refused_and_never_overwritten() {
     assert!(matches!(e, TbError::WrongVersion { found: 99, .. }), "{e}");
     assert!(e.to_string().contains("1v1.fantb"), "{e}");
     let before = fs::read(&file).expect("read");
-    let e = generate(dir.path(), GenerateOptions { stones: 4, threads: 1 }, &|_| {}).err();
+    let e = generate(dir.path(), GenerateOptions::new(4, 1), &|_| {}).err();
     assert!(matches!(e, Some(TbError::WrongVersion { .. })), "{e:?}");
     assert_eq!(fs::read(&file).expect("read"), before);
     assert!(!dir.path().join("3v1.fantb").exists());
@@ -130,7 +130,7 @@ fn generation_resumes_from_finished_files() {
 fn a_directory_in_the_way_is_not_replaced() {
     let dir = tempfile::tempdir().expect("temp dir");
     fs::create_dir(dir.path().join("1v1.fantb")).expect("mkdir");
-    let e = generate(dir.path(), GenerateOptions { stones: 2, threads: 1 }, &|_| {}).err();
+    let e = generate(dir.path(), GenerateOptions::new(2, 1), &|_| {}).err();
     assert!(e.is_some(), "a directory named like a table must not be replaced");
     assert!(dir.path().join("1v1.fantb").is_dir());
 }
@@ -144,17 +144,14 @@ fn probes_beyond_the_tables_fail() {
     assert!(tb.probe(&five).err().is_some_and(|e| e.to_string().contains("5 stones")));
     let over: Position = "9/9/9/9/W8 w".parse().expect("position");
     assert_eq!(tb.probe(&over), Err(ProbeError::GameOver));
-    assert!(matches!(
-        generate(dir.path(), GenerateOptions { stones: 9, threads: 1 }, &|_| {}),
-        Err(TbError::BadStones(9))
-    ));
+    assert!(matches!(generate(dir.path(), GenerateOptions::new(9, 1), &|_| {}), Err(TbError::BadStones(9))));
 }
 
 #[test]
 fn generation_reports_levels_then_tables() {
     let dir = tempfile::tempdir().expect("temp dir");
     let events = Mutex::new(Vec::new());
-    fanorona_tb::generate_with_events(dir.path(), GenerateOptions { stones: 3, threads: 1 }, &|e| {
+    fanorona_tb::generate_with_events(dir.path(), GenerateOptions::new(3, 1), &|e| {
         events.lock().unwrap_or_else(|e| e.into_inner()).push(*e);
     })
     .expect("generate");
@@ -218,7 +215,7 @@ fn a_fifo_at_a_table_name_is_refused_not_opened() {
     let d = dir.path().to_path_buf();
     let fifo = dir.path().join("2v1.fantb");
     let e = within_deadline(
-        move || generate(&d, GenerateOptions { stones: 3, threads: 1 }, &|_| {}).err(),
+        move || generate(&d, GenerateOptions::new(3, 1), &|_| {}).err(),
         || unblock_fifo(&fifo),
     );
     assert!(matches!(e, Some(TbError::NotRegular { .. })), "{e:?}");
@@ -228,7 +225,7 @@ fn a_fifo_at_a_table_name_is_refused_not_opened() {
     mkfifo(&part);
     let d = dir.path().to_path_buf();
     let e = within_deadline(
-        move || generate(&d, GenerateOptions { stones: 3, threads: 1 }, &|_| {}).err(),
+        move || generate(&d, GenerateOptions::new(3, 1), &|_| {}).err(),
         || {
             let p = part.clone();
             std::thread::spawn(move || {
@@ -248,7 +245,7 @@ fn a_directory_at_a_table_name_is_bad_input() {
     let e = open_err(dir.path());
     assert!(matches!(e, TbError::NotRegular { kind: "a directory", .. }), "{e}");
     assert!(e.is_bad_input(), "{e}");
-    let e = generate(dir.path(), GenerateOptions { stones: 3, threads: 1 }, &|_| {}).err();
+    let e = generate(dir.path(), GenerateOptions::new(3, 1), &|_| {}).err();
     assert!(e.as_ref().is_some_and(TbError::is_bad_input), "{e:?}");
     assert!(file.is_dir());
 }
@@ -258,7 +255,7 @@ fn an_out_that_is_not_a_directory_is_refused_and_kept() {
     let dir = tempfile::tempdir().expect("temp dir");
     let file = dir.path().join("tables");
     fs::write(&file, b"mine").expect("write");
-    let e = generate(&file, GenerateOptions { stones: 2, threads: 1 }, &|_| {}).err();
+    let e = generate(&file, GenerateOptions::new(2, 1), &|_| {}).err();
     assert!(matches!(e, Some(TbError::NotADirectory { .. })), "{e:?}");
     assert!(e.is_some_and(|e| e.is_bad_input()));
     assert_eq!(fs::read(&file).expect("read"), b"mine");
@@ -269,7 +266,7 @@ fn an_out_that_is_not_a_directory_is_refused_and_kept() {
         fs::create_dir(&real).expect("mkdir");
         let link = dir.path().join("link");
         std::os::unix::fs::symlink(&real, &link).expect("symlink");
-        generate(&link, GenerateOptions { stones: 2, threads: 1 }, &|_| {}).expect("generate");
+        generate(&link, GenerateOptions::new(2, 1), &|_| {}).expect("generate");
         assert!(real.join("1v1.fantb").is_file());
     }
 }
@@ -280,7 +277,7 @@ fn more_threads_than_the_system_allows_are_refused_before_anything_is_written() 
     let out = dir.path().join("out");
     let (limit, _) = fanorona_tb::thread_limit();
     assert!(limit <= fanorona_tb::MAX_THREADS);
-    let e = generate(&out, GenerateOptions { stones: 2, threads: limit + 1 }, &|_| {}).err();
+    let e = generate(&out, GenerateOptions::new(2, limit + 1), &|_| {}).err();
     assert!(matches!(e, Some(TbError::TooManyThreads { .. })), "{e:?}");
     let e = e.expect("refused");
     assert!(e.is_bad_input());

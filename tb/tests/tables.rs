@@ -13,7 +13,7 @@ fn tables() -> &'static Tablebase {
     static TB: OnceLock<Tablebase> = OnceLock::new();
     TB.get_or_init(|| {
         let dir = tempfile::tempdir().expect("temp dir");
-        generate(dir.path(), GenerateOptions { stones: STONES, threads: 2 }, &|_| {}).expect("generate")
+        generate(dir.path(), GenerateOptions::new(STONES, 2), &|_| {}).expect("generate")
     })
 }
 

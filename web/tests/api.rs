@@ -394,9 +394,7 @@ fn finished_games_are_saved_as_records() {
 #[test]
 fn positions_show_tablebase_values() {
     let dir = tempfile::tempdir().unwrap();
-    let tb =
-        fanorona_tb::generate(dir.path(), fanorona_tb::GenerateOptions { stones: 3, threads: 1 }, &|_| {})
-            .unwrap();
+    let tb = fanorona_tb::generate(dir.path(), fanorona_tb::GenerateOptions::new(3, 1), &|_| {}).unwrap();
     let addr = serve(Config { tb: Some(dir.path().to_path_buf()), ..Config::default() });
     assert_eq!(get(addr, "/api/info").json()["tablebase"], 3);
     for text in ["8B/9/9/9/W8 w", "8B/9/9/9/WW7 b", "9/9/4B4/4W4/9 w"] {

@@ -1,52 +1,15 @@
-//! `fanorona tb`: endgame tablebases: generate them, probe positions.
+//! `fanorona tb probe`: positions looked up in the tables.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 use fanorona_core::{DrawRules, Position};
-use fanorona_tb::{
-    Event, GenerateOptions, ProbeError, TableReport, Tablebase, TbError, Value, generate_with_events, plan,
-};
-use indicatif::{ProgressBar, ProgressStyle};
+use fanorona_tb::{ProbeError, Tablebase, Value};
 
 use crate::exit::bad_input;
 
-/// Endgame tablebases: every position up to N stones solved (win, draw or loss and the
-/// distance to capture), for `fanorona engine --tb`, `tb=DIR` in engine specs and probing.
 #[derive(Debug, clap::Args)]
-pub struct Args {
-    #[command(subcommand)]
-    command: Command,
-}
-
-#[derive(Debug, clap::Subcommand)]
-enum Command {
-    /// Generate every table up to N stones (smaller first; finished files are reused).
-    Generate(GenerateArgs),
-    /// Look positions up: wdl, dtc, the value under the no-progress rule, the best turns.
-    Probe(ProbeArgs),
-}
-
-#[derive(Debug, clap::Args)]
-struct GenerateArgs {
-    /// Tables up to this many stones in all (2 to 7; 5 takes seconds, 6 minutes).
-    #[arg(long)]
-    stones: u32,
-    /// The directory to write the tables to (created if needed; an existing file, FIFO or
-    /// device there is refused).
-    #[arg(long)]
-    out: PathBuf,
-    /// Worker threads (0: one per core; at most 1024, or what the system allows).
-    #[arg(long, default_value_t = 0)]
-    threads: usize,
-    /// Print one JSON summary instead of text.
-    #[arg(long)]
-    json: bool,
-}
-
-#[derive(Debug, clap::Args)]
-struct ProbeArgs {
+pub struct ProbeArgs {
     /// The directory of tables.
     #[arg(long)]
     tb: PathBuf,
@@ -68,126 +31,11 @@ struct ProbeArgs {
     json: bool,
 }
 
-pub fn run(args: &Args) -> anyhow::Result<()> {
-    match &args.command {
-        Command::Generate(a) => run_generate(a),
-        Command::Probe(a) => run_probe(a),
-    }
-}
-
-/// A generation error as the command line reports it: a bad table file or argument is bad
-/// input (exit 2), a failure to read, write or compute is a failure (exit 1).
-fn generate_error(what: &str, e: TbError) -> anyhow::Error {
-    match e {
-        TbError::Read { .. } | TbError::Write { .. } | TbError::Threads(_) | TbError::DtcOverflow { .. } => {
-            anyhow::Error::new(e).context(what.to_string())
-        }
-        _ => bad_input(what, e),
-    }
-}
-
-fn progress_bar(total: u64, json: bool) -> Option<ProgressBar> {
-    if json || !std::io::stderr().is_terminal() {
-        return None;
-    }
-    let pb = ProgressBar::new(total);
-    let style = ProgressStyle::with_template("[{elapsed_precise}] {bar:30} {pos}/{len} tables  {msg}")
-        .unwrap_or_else(|_| ProgressStyle::default_bar());
-    pb.set_style(style);
-    Some(pb)
-}
-
-fn report_json(r: &TableReport) -> serde_json::Value {
-    serde_json::json!({
-        "signature": r.sig.to_string(),
-        "wins": r.counts.wins,
-        "draws": r.counts.draws,
-        "losses": r.counts.losses,
-        "bytes": r.bytes,
-        "reused": r.reused,
-        "seconds": r.seconds,
-    })
-}
-
-fn run_generate(args: &GenerateArgs) -> anyhow::Result<()> {
-    if !(2..=fanorona_tb::MAX_TB_STONES).contains(&args.stones) {
-        return Err(bad_input("--stones", TbError::BadStones(args.stones)));
-    }
-    let bar = progress_bar(plan(args.stones).len() as u64, args.json);
-    let reports = std::sync::Mutex::new(Vec::new());
-    let json = args.json;
-    let start = Instant::now();
-    let on_event = |e: &Event| {
-        let r = match e {
-            Event::Level { sig, level } => {
-                if let Some(bar) = &bar {
-                    bar.set_message(format!("{sig}: dtc {level} done"));
-                }
-                return;
-            }
-            Event::Table(r) => r,
-        };
-        if let Some(bar) = &bar {
-            bar.inc(1);
-            bar.set_message(r.sig.to_string());
-        } else if !json {
-            println!(
-                "{}: {} wins, {} draws, {} losses, {} bytes, {}",
-                r.sig,
-                r.counts.wins,
-                r.counts.draws,
-                r.counts.losses,
-                r.bytes,
-                if r.reused { "reused".to_string() } else { format!("{:.2} s", r.seconds) }
-            );
-        }
-        reports.lock().unwrap_or_else(|e| e.into_inner()).push(*r);
-    };
-    let opts = GenerateOptions { stones: args.stones, threads: args.threads };
-    let result = generate_with_events(&args.out, opts, &on_event);
-    if let Some(bar) = &bar {
-        bar.finish_and_clear();
-    }
-    result.map_err(|e| generate_error(&format!("generating tables in {}", args.out.display()), e))?;
-    let reports = reports.into_inner().unwrap_or_else(|e| e.into_inner());
-    let seconds = start.elapsed().as_secs_f64();
-    let bytes: u64 = reports.iter().map(|r| r.bytes).sum();
-    let mut out = std::io::stdout().lock();
-    if args.json {
-        let obj = serde_json::json!({
-            "stones": args.stones,
-            "dir": args.out.display().to_string(),
-            "seconds": seconds,
-            "bytes": bytes,
-            "tables": reports.iter().map(report_json).collect::<Vec<_>>(),
-        });
-        writeln!(out, "{obj}")?;
-    } else {
-        if bar.is_some() {
-            for r in &reports {
-                writeln!(
-                    out,
-                    "{}: {} wins, {} draws, {} losses",
-                    r.sig, r.counts.wins, r.counts.draws, r.counts.losses
-                )?;
-            }
-        }
-        writeln!(
-            out,
-            "{} tables up to {} stones in {}: {bytes} bytes, {seconds:.2} s",
-            reports.len(),
-            args.stones,
-            args.out.display()
-        )?;
-    }
-    Ok(())
-}
-
 /// The positions of `--position` and `--positions FILE`, in that order.
 fn read_positions(args: &ProbeArgs) -> anyhow::Result<Vec<Position>> {
     let mut out = Vec::new();
     for text in &args.positions {
-        out.push(super::parse_position(Some(text))?);
+        out.push(crate::cmd::parse_position(Some(text))?);
     }
     if let Some(file) = &args.file {
         read_positions_file(file, &mut out)?;
@@ -256,11 +104,11 @@ fn read_positions_file(file: &Path, out: &mut Vec<Position>) -> anyhow::Result<(
 
 /// The tables of `--tb`; any error opening them (a missing directory or file included) is bad
 /// input.
-fn open(dir: &Path) -> anyhow::Result<Tablebase> {
+pub(super) fn open(dir: &Path) -> anyhow::Result<Tablebase> {
     Tablebase::open(dir).map_err(|e| bad_input(format!("opening the tables in {}", dir.display()), e))
 }
 
-fn run_probe(args: &ProbeArgs) -> anyhow::Result<()> {
+pub(super) fn run(args: &ProbeArgs) -> anyhow::Result<()> {
     let positions = read_positions(args)?;
     let tb = open(&args.tb)?;
     let mut out = std::io::stdout().lock();
