@@ -38,6 +38,8 @@ enum Command {
     Serve(cmd::serve::Args),
     /// Endgame tablebases: generate every position up to N stones, probe positions.
     Tb(cmd::tb::Args),
+    /// Prove a position's value (the start position by default) and check proofs.
+    Solve(cmd::solve::Args),
     /// Opening books: build one from games, show a position's turns.
     Book(cmd::book::Args),
     /// Network files: info, a position's evaluation, safetensors export and import.
@@ -66,6 +68,7 @@ pub fn run() -> anyhow::Result<()> {
         Command::Eval(a) => cmd::eval::run(a),
         Command::Serve(a) => cmd::serve::run(a),
         Command::Tb(a) => cmd::tb::run(a),
+        Command::Solve(a) => cmd::solve::run(a),
         Command::Book(a) => cmd::book::run(a),
         Command::Net(a) => cmd::net::run(a),
         #[cfg(feature = "train")]

@@ -62,6 +62,7 @@ const REGISTRIES: &[Registry] = &[
     fanorona_io::bad_input,
     fanorona_core::bad_input,
     fanorona_tb::bad_input,
+    fanorona_solve::bad_input,
     fanorona_book::bad_input,
     fanorona_nn::bad_input,
     fanorona_engine::bad_input,

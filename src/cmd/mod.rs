@@ -19,6 +19,7 @@ pub mod sample_args;
 pub mod selfplay;
 pub mod serve;
 pub mod show;
+pub mod solve;
 pub mod tb;
 #[cfg(feature = "train")]
 pub mod train;
