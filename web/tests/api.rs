@@ -25,11 +25,21 @@ fn binds_loopback_by_default_and_serves_the_page() {
     let page = get(addr, "/");
     assert_eq!(page.status, 200);
     assert!(page.content_type.starts_with("text/html"));
-    assert!(String::from_utf8_lossy(&page.body).contains("/app.js"));
-    let js = get(addr, "/app.js");
+    assert!(String::from_utf8_lossy(&page.body).contains("/js/app.js"));
+    let js = get(addr, "/js/play.js");
     assert_eq!(js.status, 200);
     assert!(String::from_utf8_lossy(&js.body).contains("/api/position"));
-    for bad in ["/../Cargo.toml", "/%2e%2e/%2e%2e/etc/passwd", "/etc/passwd", "/web/assets/app.js"] {
+    let catalogue = get(addr, "/i18n/mg.json");
+    assert_eq!(catalogue.status, 200);
+    assert!(catalogue.content_type.starts_with("application/json"));
+    assert!(catalogue.json()["nav.play"].is_string());
+    for bad in [
+        "/../Cargo.toml",
+        "/%2e%2e/%2e%2e/etc/passwd",
+        "/etc/passwd",
+        "/web/assets/js/app.js",
+        "/i18n/xx.json",
+    ] {
         let r = get(addr, bad);
         assert_eq!(r.status, 404, "{bad}");
         assert!(r.error().contains("no page"), "{bad}");
@@ -453,7 +463,7 @@ fn pages_carry_a_content_security_policy() {
         "{}",
         page.head
     );
-    assert_eq!(get(addr, "/app.js").header("Content-Security-Policy"), None);
+    assert_eq!(get(addr, "/js/app.js").header("Content-Security-Policy"), None);
 }
 
 #[test]
