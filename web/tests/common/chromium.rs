@@ -326,9 +326,11 @@ pub fn browser_or_skip() -> Option<PathBuf> {
     bin
 }
 
-/// Where to write the screenshots of the docs (`FANORONA_WEB_SCREENSHOTS=DIR`), if asked.
+/// Where to write the screenshots of the docs (`FANORONA_WEB_SCREENSHOTS=DIR`, a relative
+/// `DIR` from the workspace's root, as the README's commands run), if asked.
 pub fn shots() -> Option<PathBuf> {
-    std::env::var_os("FANORONA_WEB_SCREENSHOTS").map(PathBuf::from)
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    std::env::var_os("FANORONA_WEB_SCREENSHOTS").map(|d| root.join(d))
 }
 
 /// Every request the page made went to the server itself.
