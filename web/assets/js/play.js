@@ -329,6 +329,7 @@ function playBoard() {
 function playStatus() {
   const P = S.play, side = t("side." + human());
   if (P.restoring) return t("status.restoring");
+  if (!P.pos) return "";
   if (gameOver()) return resultWords().title;
   if (P.queued && P.busy) return t("status.queued", { time: seconds(performance.now() - P.queuedSince) });
   if (P.busy && P.pos.turn !== human()) return t("status.thinking");
