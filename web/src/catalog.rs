@@ -1,6 +1,7 @@
 //! The record files the server was given (files, and the record files found under
-//! directories) and the files uploaded to it (kept in memory, the last [`MAX_UPLOADS`]), their
-//! game summaries (read once, on first use) and the games themselves. Only these files are
+//! directories) and the files uploaded to it (kept in memory, the last [`MAX_UPLOADS`]; an
+//! upload made with an owner key is seen only by requests with the same key), their game
+//! summaries (read once, on first use) and the games themselves. Only these files are
 //! ever opened, and only regular files: a FIFO, socket or device is never opened (opening a
 //! FIFO would wait for a writer forever).
 
@@ -78,6 +79,15 @@ struct Entry {
     name: String,
     source: Source,
     index: Option<Arc<FileIndex>>,
+    /// The key of the browser that uploaded the file (`None`: every client sees it).
+    owner: Option<String>,
+}
+
+impl Entry {
+    /// Whether a request with `owner` (its key, if any) sees this file.
+    fn seen_by(&self, owner: Option<&str>) -> bool {
+        self.owner.as_deref().is_none_or(|o| Some(o) == owner)
+    }
 }
 
 /// The files, by name.
@@ -164,7 +174,7 @@ impl Catalog {
         for path in files {
             let name = path.display().to_string();
             if !entries.iter().any(|e| e.name == name) {
-                entries.push(Entry { name, source: Source::File(path), index: None });
+                entries.push(Entry { name, source: Source::File(path), index: None, owner: None });
             }
         }
         Ok(Catalog { entries: Mutex::new(entries), uploads: std::sync::atomic::AtomicU64::new(0) })
@@ -179,22 +189,50 @@ impl Catalog {
         self.lock().iter().map(|e| e.name.clone()).collect()
     }
 
+    /// The names of the files a request with `owner` (its key, if any) sees, in order: the
+    /// files given to the server, the uploads without an owner and its own.
+    pub fn names_for(&self, owner: Option<&str>) -> Vec<String> {
+        self.lock().iter().filter(|e| e.seen_by(owner)).map(|e| e.name.clone()).collect()
+    }
+
+    /// 404, as for a file never given, unless a request with `owner` sees file `name`.
+    ///
+    /// # Errors
+    /// 404 for a name not listed, or an upload of another owner.
+    pub fn check_seen(&self, name: &str, owner: Option<&str>) -> ApiResult<()> {
+        match self.lock().iter().find(|e| e.name == name) {
+            Some(e) if e.seen_by(owner) => Ok(()),
+            _ => Err(not_listed(name)),
+        }
+    }
+
     /// Adds a file (the save file) if it is not listed, and forgets its index.
     pub fn refresh(&self, path: &Path) {
         let name = path.display().to_string();
         let mut entries = self.lock();
         match entries.iter_mut().find(|e| e.name == name) {
             Some(e) => e.index = None,
-            None => entries.push(Entry { name, source: Source::File(path.to_path_buf()), index: None }),
+            None => entries.push(Entry {
+                name,
+                source: Source::File(path.to_path_buf()),
+                index: None,
+                owner: None,
+            }),
         }
     }
 
     /// Lists `bytes`, a whole record file uploaded as `file_name`, as `upload N: file_name`
-    /// (dropping the oldest upload beyond [`MAX_UPLOADS`]); its listed name and game count.
+    /// (dropping the oldest upload beyond [`MAX_UPLOADS`]), seen only by requests with `owner`
+    /// when one is given; its listed name and game count.
     ///
     /// # Errors
     /// 400 for bytes that are not a whole, undamaged record file, or one without games.
-    pub fn add_upload(&self, file_name: &str, bytes: Vec<u8>) -> ApiResult<(String, usize)> {
+    pub fn add_upload(
+        &self,
+        file_name: &str,
+        bytes: Vec<u8>,
+        owner: Option<&str>,
+    ) -> ApiResult<(String, usize)> {
         let bytes: Arc<[u8]> = Arc::from(bytes);
         let reader =
             RecordReader::new(&bytes[..], Path::new(file_name)).map_err(|e| ApiError::bad(format!("{e}")))?;
@@ -214,16 +252,17 @@ impl Catalog {
             let Some(oldest) = entries.iter().position(uploaded) else { break };
             entries.remove(oldest);
         }
-        entries.push(Entry { name: name.clone(), source: Source::Upload(bytes), index: Some(Arc::new(ix)) });
+        entries.push(Entry {
+            name: name.clone(),
+            source: Source::Upload(bytes),
+            index: Some(Arc::new(ix)),
+            owner: owner.map(str::to_string),
+        });
         Ok((name, games))
     }
 
     fn source_of(&self, name: &str) -> ApiResult<Source> {
-        self.lock().iter().find(|e| e.name == name).map(|e| e.source.clone()).ok_or_else(|| {
-            ApiError::not_found(format!(
-                "file {name:?} is not one of the files this server was given (or was uploaded to it lately)"
-            ))
-        })
+        self.lock().iter().find(|e| e.name == name).map(|e| e.source.clone()).ok_or_else(|| not_listed(name))
     }
 
     /// The index of file `name`, read on first use.
@@ -301,6 +340,13 @@ impl Catalog {
         }
         Err(ApiError::not_found(format!("game {game}: file {name:?} has {count} games (numbered from 0)")))
     }
+}
+
+/// 404 for a file not listed.
+fn not_listed(name: &str) -> ApiError {
+    ApiError::not_found(format!(
+        "file {name:?} is not one of the files this server was given (or was uploaded to it lately)"
+    ))
 }
 
 /// 400 unless `path` is a regular file (so that opening it cannot wait forever).

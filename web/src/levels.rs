@@ -12,34 +12,44 @@ pub const CASUAL: &str = "alphabeta:depth=1,noise=10000,eval=material";
 pub const CLUB: &str = "alphabeta:depth=1,noise=75,eval=handcrafted";
 /// Strong: a three-turn search with the handcrafted evaluation.
 pub const STRONG: &str = "alphabeta:depth=3,eval=handcrafted";
-/// Maximum: the network embedded in the binary, 6,000,000 nodes a turn (about 0.6 s on one
-/// core of the development machine; 3 s at most).
+/// Maximum: the network embedded in the binary, 6,000,000 nodes a turn (3 s at most; its
+/// measured time is in [`LEVELS`]).
 pub const MAXIMUM: &str = "alphabeta:nodes=6000000,movetime=3000,eval=embedded";
 
 /// The level a game starts with.
 pub const DEFAULT_LEVEL: &str = "Casual";
 
-/// `(name, description, spec)` of every level, weakest first.
-const LEVELS: [(&str, &str, &str); 5] = [
-    ("Beginner", "Plays any legal turn at random. Good for learning the rules.", BEGINNER),
+/// `(name, description, spec, turn_ms)` of every level, weakest first. `turn_ms` is the median
+/// time of one of its turns through `POST /api/engine`, measured on the development machine
+/// by `scripts/level_times.py` (docs/BENCHMARKS.md); the page shows it with each level.
+const LEVELS: [(&str, &str, &str, u32); 5] = [
+    ("Beginner", "Plays any legal turn at random. Good for learning the rules.", BEGINNER, 1),
     (
         "Casual",
         "Looks one turn ahead but often misjudges what it sees. Still beats a player who only \
          grabs the most stones.",
         CASUAL,
+        3,
     ),
     (
         "Club",
         "Looks one turn ahead and judges positions sensibly, with a little misjudgement. Takes \
          good captures and avoids obvious blunders.",
         CLUB,
+        3,
     ),
-    ("Strong", "Looks three turns ahead: its turn, your reply, its answer. Punishes careless play.", STRONG),
+    (
+        "Strong",
+        "Looks three turns ahead: its turn, your reply, its answer. Punishes careless play.",
+        STRONG,
+        3,
+    ),
     (
         "Maximum",
-        "The strongest setting: a trained network looking many turns ahead, about a second a \
-         turn. Expect to lose most games.",
+        "The strongest setting: a trained network looking many turns ahead. Expect to lose most \
+         games.",
         MAXIMUM,
+        1980,
     ),
 ];
 
@@ -52,6 +62,8 @@ pub struct Level {
     pub description: &'static str,
     /// The player.
     pub spec: PlayerSpec,
+    /// The median time of one of its turns on the development machine, in milliseconds.
+    pub turn_ms: u32,
 }
 
 /// A level name that is not one of the levels.
@@ -87,8 +99,8 @@ fn list(names: &[&str]) -> String {
 pub fn levels() -> Result<Vec<Level>, (String, SpecError)> {
     LEVELS
         .iter()
-        .map(|&(name, description, text)| match text.parse() {
-            Ok(spec) => Ok(Level { name, description, spec }),
+        .map(|&(name, description, text, turn_ms)| match text.parse() {
+            Ok(spec) => Ok(Level { name, description, spec, turn_ms }),
             Err(e) => Err((text.to_string(), e)),
         })
         .collect()
@@ -117,7 +129,7 @@ mod tests {
             levels.iter().map(|l| l.name).collect::<Vec<_>>(),
             ["Beginner", "Casual", "Club", "Strong", "Maximum"]
         );
-        for (level, (_, _, text)) in levels.iter().zip(LEVELS) {
+        for (level, (_, _, text, _)) in levels.iter().zip(LEVELS) {
             assert_eq!(level.spec.to_string(), text, "{}", level.name);
             assert_eq!(text.parse::<PlayerSpec>().unwrap(), level.spec);
             assert!(!level.description.is_empty());

@@ -25,11 +25,21 @@ fn binds_loopback_by_default_and_serves_the_page() {
     let page = get(addr, "/");
     assert_eq!(page.status, 200);
     assert!(page.content_type.starts_with("text/html"));
-    assert!(String::from_utf8_lossy(&page.body).contains("/app.js"));
-    let js = get(addr, "/app.js");
+    assert!(String::from_utf8_lossy(&page.body).contains("/js/app.js"));
+    let js = get(addr, "/js/play.js");
     assert_eq!(js.status, 200);
     assert!(String::from_utf8_lossy(&js.body).contains("/api/position"));
-    for bad in ["/../Cargo.toml", "/%2e%2e/%2e%2e/etc/passwd", "/etc/passwd", "/web/assets/app.js"] {
+    let catalogue = get(addr, "/i18n/mg.json");
+    assert_eq!(catalogue.status, 200);
+    assert!(catalogue.content_type.starts_with("application/json"));
+    assert!(catalogue.json()["nav.play"].is_string());
+    for bad in [
+        "/../Cargo.toml",
+        "/%2e%2e/%2e%2e/etc/passwd",
+        "/etc/passwd",
+        "/web/assets/js/app.js",
+        "/i18n/xx.json",
+    ] {
         let r = get(addr, bad);
         assert_eq!(r.status, 404, "{bad}");
         assert!(r.error().contains("no page"), "{bad}");
@@ -451,7 +461,7 @@ fn pages_carry_a_content_security_policy() {
         "{}",
         page.head
     );
-    assert_eq!(get(addr, "/app.js").header("Content-Security-Policy"), None);
+    assert_eq!(get(addr, "/js/app.js").header("Content-Security-Policy"), None);
 }
 
 #[test]
@@ -464,10 +474,17 @@ fn info_lists_the_levels() {
     for l in levels {
         assert!(!l["description"].as_str().unwrap().is_empty(), "{l}");
         l["spec"].as_str().unwrap().parse::<fanorona_engine::PlayerSpec>().unwrap();
+        // Each level's measured time a turn, in milliseconds (the page shows it).
+        assert!(l["turn_ms"].as_u64().is_some_and(|ms| ms > 0), "{l}");
     }
+    // Maximum is the slowest by far: about two seconds a turn, where the others take a few
+    // milliseconds.
+    assert!(levels[4]["turn_ms"].as_u64().unwrap() > 100 * levels[3]["turn_ms"].as_u64().unwrap());
     assert_eq!(levels[0]["spec"], "random");
     assert_eq!(v["default_level"], "Casual");
     assert_eq!(v["max_movetime_ms"], 5000);
+    // The endings the replay listing filters by (the page translates each).
+    assert_eq!(v["terminations"], json!(fanorona_web::api::records::TERMINATIONS));
 }
 
 #[test]
@@ -562,10 +579,14 @@ fn at_most_two_engines_run_at_once() {
 
 /// `POST /api/upload?name=` with raw bytes.
 fn upload(addr: std::net::SocketAddr, name: &str, bytes: &[u8]) -> common::Reply {
+    upload_as(addr, &format!("name={}", enc(name)), bytes)
+}
+
+/// `POST /api/upload?QUERY` with raw bytes.
+fn upload_as(addr: std::net::SocketAddr, query: &str, bytes: &[u8]) -> common::Reply {
     let mut req = format!(
-        "POST /api/upload?name={} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/octet-stream\r\n\
+        "POST /api/upload?{query} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/octet-stream\r\n\
          Content-Length: {}\r\n\r\n",
-        enc(name),
         bytes.len()
     )
     .into_bytes();
@@ -618,6 +639,46 @@ fn uploaded_files_are_listed_and_replayed() {
     let g = get(addr, &format!("/api/game?file={}&game=2", enc("upload 2: runs/games.bin"))).json();
     assert_eq!(g["turns"].as_array().unwrap().len(), bin_recs[2].turns.len());
     assert_eq!(g["white"], PLAYERS[2].0);
+}
+
+#[test]
+fn uploads_with_an_owner_key_are_seen_by_that_browser_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let (bin, _) = write_games(dir.path());
+    let addr = serve(Config { files: vec![bin.clone()], ..Config::default() });
+    let (text, _) = pgn_games();
+    let v = upload_as(addr, "name=mine.pgn&owner=browser-A_1", &text).json();
+    assert_eq!(v, json!({"file": "upload 1: mine.pgn", "games": 2}));
+    let names = |query: &str| -> Vec<String> {
+        let v = get(addr, &format!("/api/files?{query}")).json();
+        v["files"].as_array().unwrap().iter().map(|f| f["name"].as_str().unwrap().to_string()).collect()
+    };
+    let given = bin.display().to_string();
+    // The owner sees the files given to the server and its upload; others, and requests
+    // without a key, see the given files only.
+    assert_eq!(names("owner=browser-A_1"), [given.clone(), "upload 1: mine.pgn".into()]);
+    assert_eq!(names("owner=browser-B"), std::slice::from_ref(&given));
+    assert_eq!(names(""), std::slice::from_ref(&given));
+    let file = enc("upload 1: mine.pgn");
+    for query in ["owner=browser-B", ""] {
+        for route in ["game", "games"] {
+            let r = get(addr, &format!("/api/{route}?file={file}&game=0&{query}"));
+            assert_eq!(r.status, 404, "{route} {query}");
+            assert!(r.error().contains("is not one of the files"), "{}", r.error());
+        }
+    }
+    assert_eq!(get(addr, &format!("/api/game?file={file}&game=1&owner=browser-A_1")).status, 200);
+    assert_eq!(get(addr, &format!("/api/games?file={file}&owner=browser-A_1")).json()["total"], 2);
+    // An upload without a key is everyone's, as before.
+    upload(addr, "shared.pgn", &text);
+    assert_eq!(names("owner=browser-B"), [given, "upload 2: shared.pgn".into()]);
+    // A key of other characters, or too long, is refused naming the parameter.
+    for bad in ["a%20b", "%C3%A9", &"k".repeat(65)] {
+        let r = get(addr, &format!("/api/files?owner={bad}"));
+        assert_eq!(r.status, 400, "{bad}");
+        assert!(r.error().starts_with("owner:"), "{}", r.error());
+        assert_eq!(upload_as(addr, &format!("name=x.pgn&owner={bad}"), &text).status, 400);
+    }
 }
 
 #[test]

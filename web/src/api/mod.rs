@@ -45,7 +45,7 @@ fn route(state: &State, req: &Request, gone: &Arc<AtomicBool>) -> ApiResult<Repl
         ("/api/info", true, _) => json(Ok(info(state))),
         ("/api/position", true, _) => json(position(state, req)),
         ("/api/check", true, _) => json(check(state, req)),
-        ("/api/files", true, _) => json(Ok(records::files(&state.catalog))),
+        ("/api/files", true, _) => json(records::files(&state.catalog, req)),
         ("/api/games", true, _) => json(records::games(&state.catalog, req)),
         ("/api/game", true, _) => json(records::game(&state.catalog, req)),
         ("/api/search", true, _) => json(state.searches.poll(id(req)?)),
@@ -73,7 +73,11 @@ fn info(state: &State) -> Value {
     let levels: Vec<Value> = state
         .levels
         .iter()
-        .map(|l| json!({ "name": l.name, "description": l.description, "spec": l.spec.to_string() }))
+        .map(|l| {
+            json!({
+                "name": l.name, "description": l.description, "spec": l.spec.to_string(), "turn_ms": l.turn_ms,
+            })
+        })
         .collect();
     json!({
         "program": fanorona_data::PROGRAM, "files": state.catalog.names().len(),
@@ -83,7 +87,7 @@ fn info(state: &State) -> Value {
         "max_quiet_plies": state.config.rules.max_quiet_plies,
         "levels": levels, "default_level": crate::levels::DEFAULT_LEVEL,
         "max_movetime_ms": bounds::MAX_MOVETIME_MS, "max_engines": state.slots.max(),
-        "max_upload": crate::http::MAX_UPLOAD,
+        "max_upload": crate::http::MAX_UPLOAD, "terminations": records::TERMINATIONS,
     })
 }
 
@@ -246,11 +250,12 @@ fn pgn(state: &State, req: &Request) -> ApiResult<Response> {
     Ok(pgn::download(pgn::text(&rec)?))
 }
 
-/// `POST /api/upload?name=FILE` with the file's bytes: a record file or PGN, listed for
-/// replay as `upload N: FILE`.
+/// `POST /api/upload?name=FILE&owner=KEY` with the file's bytes: a record file or PGN, listed
+/// for replay as `upload N: FILE` (with a key, only to requests with the same key).
 fn upload(state: &State, req: &Request) -> ApiResult<Value> {
     let name = crate::upload::sanitise(req.param("name").unwrap_or(""));
+    let owner = records::owner(req)?;
     let bytes = crate::upload::record_file(&name, req.body.clone())?;
-    let (file, games) = state.catalog.add_upload(&name, bytes)?;
+    let (file, games) = state.catalog.add_upload(&name, bytes, owner)?;
     Ok(json!({ "file": file, "games": games }))
 }

@@ -13,10 +13,33 @@ use crate::http::Request;
 /// The most games one listing page returns.
 pub const MAX_LIMIT: u64 = 1000;
 
-/// `GET /api/files`: every file with its kind, program and game count.
-pub fn files(catalog: &Catalog) -> Value {
+/// The longest owner key accepted.
+pub const MAX_OWNER: usize = 64;
+
+/// The `owner` parameter: the key of the browser asking (its uploads are its own), at most
+/// [`MAX_OWNER`] letters, digits, `-` and `_`; absent, only files without an owner are seen.
+///
+/// # Errors
+/// 400 for a key of other characters or too long.
+pub fn owner(req: &Request) -> ApiResult<Option<&str>> {
+    match req.param("owner").filter(|o| !o.is_empty()) {
+        None => Ok(None),
+        Some(o)
+            if o.len() <= MAX_OWNER
+                && o.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') =>
+        {
+            Ok(Some(o))
+        }
+        Some(_) => {
+            Err(ApiError::bad(format!("owner: a key of at most {MAX_OWNER} letters, digits, '-' and '_'")))
+        }
+    }
+}
+
+/// `GET /api/files?owner=`: every file the owner sees, with its kind, program and game count.
+pub fn files(catalog: &Catalog, req: &Request) -> ApiResult<Value> {
     let files: Vec<Value> = catalog
-        .names()
+        .names_for(owner(req)?)
         .into_iter()
         .map(|name| match catalog.index(&name) {
             Ok(ix) => json!({
@@ -26,7 +49,7 @@ pub fn files(catalog: &Catalog) -> Value {
             Err(e) => json!({ "name": name, "kind": null, "games": 0, "error": e.message }),
         })
         .collect();
-    json!({ "files": files })
+    Ok(json!({ "files": files }))
 }
 
 /// The listing's filters.
@@ -95,13 +118,18 @@ pub const TERMINATIONS: [&str; 10] = [
     "tablebase",
 ];
 
-fn file_param(req: &Request) -> ApiResult<&str> {
-    req.param("file").ok_or_else(|| ApiError::bad("file is missing (one of the names /api/files lists)"))
+/// The file a request names, when its owner sees it.
+fn file_param<'a>(catalog: &Catalog, req: &'a Request) -> ApiResult<&'a str> {
+    let name = req
+        .param("file")
+        .ok_or_else(|| ApiError::bad("file is missing (one of the names /api/files lists)"))?;
+    catalog.check_seen(name, owner(req)?)?;
+    Ok(name)
 }
 
-/// `GET /api/games?file=&engine=&result=&termination=&min_len=&max_len=&offset=&limit=`.
+/// `GET /api/games?file=&owner=&engine=&result=&termination=&min_len=&max_len=&offset=&limit=`.
 pub fn games(catalog: &Catalog, req: &Request) -> ApiResult<Value> {
-    let name = file_param(req)?;
+    let name = file_param(catalog, req)?;
     let filter = Filter::from(req)?;
     let offset = number(req.param("offset"), "offset", 0)?;
     let limit = number(req.param("limit"), "limit", 100)?;
@@ -127,10 +155,10 @@ pub fn games(catalog: &Catalog, req: &Request) -> ApiResult<Value> {
     }))
 }
 
-/// `GET /api/game?file=&game=`: the game with every turn's steps, the board before each turn
+/// `GET /api/game?file=&game=&owner=`: the game with every turn's steps, the board before each turn
 /// and the recorded scores (from the mover's view and from White's).
 pub fn game(catalog: &Catalog, req: &Request) -> ApiResult<Value> {
-    let name = file_param(req)?;
+    let name = file_param(catalog, req)?;
     let n = number(
         Some(req.param("game").ok_or_else(|| ApiError::bad("game is missing (a game number from 0)"))?),
         "game",

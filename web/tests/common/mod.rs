@@ -2,6 +2,8 @@
 //! port, and a tiny HTTP client on std::net.
 #![allow(dead_code, clippy::unwrap_used)]
 
+pub mod chromium;
+
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
