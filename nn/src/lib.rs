@@ -55,7 +55,7 @@ pub use lazy::LazyAccumulator;
 pub use network::{Layer, Network};
 pub use pending::PendingRows;
 pub use quant::{
-    FT_SCALE, HIDDEN_SCALE, MAX_NET_SCORE, OUTPUT_SCALE, QuantError, QuantisedNetwork, Scratch,
+    FT_SCALE, HIDDEN_SCALE, MAX_NET_SCORE, OUTPUT_SCALE, QuantError, QuantisedNetwork, Scratch, engine_check,
     weight_limits, weight_limits_for,
 };
 pub use scale::{SCORE_SCALE, score_to_value, value_to_score};
