@@ -243,11 +243,13 @@ impl PyNetwork {
 }
 
 /// The magnitudes `(weights, biases)` to which a trainer clips layer `k` of a clipped-ReLU
-/// network of `layers` layers so that the engine can run it in integers (as `fanorona train`
+/// network of `layers` layers over `encoding` (threats by default: 0.7 for the first layer's
+/// weights, 1.4 for stones) so that the engine can run it in integers (as `fanorona train`
 /// clips).
 #[pyfunction]
-pub fn weight_limits(k: usize, layers: usize) -> (f32, f32) {
-    fanorona_nn::weight_limits(k, layers)
+#[pyo3(signature = (k, layers, encoding="threats"))]
+pub fn weight_limits(k: usize, layers: usize, encoding: &str) -> PyResult<(f32, f32)> {
+    Ok(fanorona_nn::weight_limits_for(parse_encoding(encoding)?, k, layers))
 }
 
 /// The encoding named `name` (ValueError with the command line's message).
