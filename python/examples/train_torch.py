@@ -9,11 +9,11 @@ every step to the ranges the engine's integer inference needs, so the saved netw
 engine loads (``Network.save`` refuses one it would not). ``--init FILE.fnet`` goes on training
 a network file (a shipped or trained one), of its own architecture.
 
-    pip install ./python torch       # PyTorch is only needed for this example
-    fanorona selfplay -n 2000 -o sp.bin
-    python python/examples/train_torch.py sp.bin -o torch.fnet --epochs 3
+    pip install ./python torch       # PyTorch is only needed for this example (docs/guide/python.md)
+    fanorona selfplay -n 400 -o sp.bin --white alphabeta:depth=2,eval=handcrafted --black alphabeta:depth=2,eval=handcrafted
+    python python/examples/train_torch.py sp.bin -o torch.fnet --epochs 4 --shuffle-buffer 30000
     fanorona net info torch.fnet
-    fanorona eval -e alphabeta:depth=4,eval=net:torch.fnet -e alphabeta:depth=4,eval=handcrafted -n 100
+    fanorona eval -e alphabeta:depth=3,eval=net:torch.fnet -e alphabeta:depth=3,eval=material -n 200 -c 2
 """
 
 import argparse
