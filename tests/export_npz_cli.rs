@@ -99,7 +99,8 @@ fn the_arrays_are_the_samples_of_the_library() {
     assert_eq!(report["games"], 8);
     let arrays = read_npz(&out);
     let names: Vec<&str> = arrays.keys().map(String::as_str).collect();
-    let all = ["action", "depth", "exploration", "game", "has_score", "inputs", "mirrored", "ply", "plies_left"];
+    let all =
+        ["action", "depth", "exploration", "game", "has_score", "inputs", "mirrored", "plies_left", "ply"];
     assert_eq!(names, [&all[..], &["result", "score", "stm", "target"]].concat());
     let dtypes = [
         ("inputs", "|u1"),

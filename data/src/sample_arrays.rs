@@ -1,7 +1,7 @@
 //! Samples as columns: the arrays of `fanorona data export --format npz` and of the Python
 //! package's `fanorona.samples` (schema in `FORMAT.md`, "Training samples as arrays").
 
-use fanorona_nn::{Encoding, MAX_THREATS, THREAT_INPUTS, encode, threat_features};
+use fanorona_nn::{Encoding, encode_bytes_into};
 
 use crate::Sample;
 use crate::npy::Dtype;
@@ -96,7 +96,7 @@ impl SampleArrays {
 
     /// Appends one sample.
     pub fn push(&mut self, s: &Sample) {
-        push_inputs(self.encoding, &s.position, &mut self.inputs);
+        encode_bytes_into(self.encoding, &s.position, &mut self.inputs);
         self.result.push(s.result as i8);
         self.score.push(s.score.unwrap_or(0));
         self.has_score.push(s.score.is_some());
@@ -154,20 +154,6 @@ impl SampleArrays {
         ];
         let slices: Vec<&[u8]> = columns.iter().map(Vec::as_slice).collect();
         w.append(self.len(), &slices)
-    }
-}
-
-/// Appends `encoding`'s inputs of `pos` (0 or 1) to `out`, allocating nothing beyond it.
-fn push_inputs(encoding: Encoding, pos: &fanorona_core::Position, out: &mut Vec<u8>) {
-    let start = out.len();
-    out.extend(encode(pos).iter().map(|&v| u8::from(v != 0.0)));
-    if encoding == Encoding::ThreatPlanes {
-        out.resize(start + THREAT_INPUTS, 0);
-        let mut threats = [0u16; MAX_THREATS];
-        let n = threat_features(pos, &mut threats);
-        for &i in &threats[..n] {
-            out[start + usize::from(i)] = 1;
-        }
     }
 }
 

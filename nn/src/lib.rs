@@ -46,7 +46,8 @@ pub use arch::{
 };
 pub use embedded::{BENCH_NET_DESCRIPTION, bench_network};
 pub use encode::{
-    INPUTS, MAX_THREATS, THREAT_INPUTS, encode, encode_as, encode_into, feature_index, threat_features,
+    INPUTS, MAX_THREATS, THREAT_INPUTS, encode, encode_as, encode_bytes_into, encode_into, feature_index,
+    threat_features,
 };
 pub use error::{FormatError, NetError};
 pub use format::{FORMAT_VERSION, MAGIC};

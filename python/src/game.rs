@@ -348,8 +348,8 @@ impl PyGame {
         let now = self.board_now();
         let viewer = view.unwrap_or(now.turn());
         let board = now.with_turn(viewer);
-        let mut row: Vec<u8> =
-            fanorona_nn::encode_as(encoding, &board).iter().map(|&v| u8::from(v != 0.0)).collect();
+        let mut row = Vec::with_capacity(encoding.inputs() + 2 * Point::NUM);
+        fanorona_nn::encode_bytes_into(encoding, &board, &mut row);
         let start = row.len();
         row.resize(start + 2 * Point::NUM, 0);
         if viewer != now.turn() {
@@ -414,7 +414,7 @@ pub fn action_masks<'py>(py: Python<'py>, items: Vec<Decider<'_>>) -> PyResult<B
             mask[i * ACTIONS + usize::from(a)] = 1;
         }
     }
-    Ok(PyArray1::from_vec(py, mask).reshape([n, ACTIONS])?)
+    PyArray1::from_vec(py, mask).reshape([n, ACTIONS])
 }
 
 /// The step of action `action` for `turn` ("white" or "black") in notation (`d3e3+`), `stop`

@@ -174,9 +174,9 @@ impl PyNetwork {
                 x.shape()
             ))
         };
-        let single = match x.shape() {
-            &[w] if w == width => true,
-            &[_, w] if w == width => false,
+        let single = match *x.shape() {
+            [w] if w == width => true,
+            [_, w] if w == width => false,
             _ => return Err(wrong()),
         };
         let ro = x.readonly();

@@ -60,8 +60,9 @@ impl PyPosition {
     #[pyo3(signature = (encoding="threats"))]
     fn encode<'py>(&self, py: Python<'py>, encoding: &str) -> PyResult<Bound<'py, PyArray1<u8>>> {
         let encoding = crate::network::parse_encoding(encoding)?;
-        let x = fanorona_nn::encode_as(encoding, &self.0);
-        Ok(PyArray1::from_vec(py, x.iter().map(|&v| u8::from(v != 0.0)).collect()))
+        let mut x = Vec::with_capacity(encoding.inputs());
+        fanorona_nn::encode_bytes_into(encoding, &self.0, &mut x);
+        Ok(PyArray1::from_vec(py, x))
     }
 
     /// The position whose input row is `inputs` (`encode`'s, 90 or 180 values of 0 and 1)

@@ -52,23 +52,14 @@ def test_illegal_turns_name_the_rule():
 
 
 def perft_by_actions(g: fanorona.Game, depth: int) -> int:
-    """Turns counted by walking the action tree: a turn ends when step() returns it."""
+    """Turns counted by walking the action tree: a turn ends when step() returns it, and a
+    chain in progress is the same depth again."""
     if depth == 0:
         return 1
     total = 0
     for a in g.legal_actions():
         h = g.copy()
-        turn = h.step(a)
-        total += perft_by_actions(h, depth - 1) if turn is not None else perft_by_actions_mid(h, depth)
-    return total
-
-
-def perft_by_actions_mid(g: fanorona.Game, depth: int) -> int:
-    total = 0
-    for a in g.legal_actions():
-        h = g.copy()
-        turn = h.step(a)
-        total += perft_by_actions(h, depth - 1) if turn is not None else perft_by_actions_mid(h, depth)
+        total += perft_by_actions(h, depth - (h.step(a) is not None))
     return total
 
 

@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use fanorona_core::Position;
 use fanorona_core::Rng;
-use fanorona_data::{GameId, SampleConfig, Samples};
+use fanorona_data::{SampleConfig, Samples};
 use fanorona_nn::{Encoding, encode_into};
 use fanorona_tb::Tablebase;
 
@@ -328,6 +328,7 @@ pub(crate) fn permutation(n: usize, rng: &mut Rng) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use fanorona_data::GameId;
 
     #[cfg(unix)]
     #[test]
