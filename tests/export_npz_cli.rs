@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use fanorona_data::{SampleConfig, Samples};
-use fanorona_nn::encode;
+use fanorona_nn::{Encoding, encode_as};
 
 mod common;
 use common::{fanorona, stderr};
@@ -99,7 +99,9 @@ fn the_arrays_are_the_samples_of_the_library() {
     assert_eq!(report["games"], 8);
     let arrays = read_npz(&out);
     let names: Vec<&str> = arrays.keys().map(String::as_str).collect();
-    assert_eq!(names, ["game", "has_score", "inputs", "mirrored", "ply", "result", "score", "stm", "target"]);
+    let all =
+        ["action", "depth", "exploration", "game", "has_score", "inputs", "mirrored", "plies_left", "ply"];
+    assert_eq!(names, [&all[..], &["result", "score", "stm", "target"]].concat());
     let dtypes = [
         ("inputs", "|u1"),
         ("result", "|i1"),
@@ -110,15 +112,20 @@ fn the_arrays_are_the_samples_of_the_library() {
         ("game", "<u8"),
         ("stm", "|u1"),
         ("mirrored", "|b1"),
+        ("action", "<u2"),
+        ("depth", "<u2"),
+        ("exploration", "|b1"),
+        ("plies_left", "<u4"),
     ];
     for (name, descr) in dtypes {
         assert_eq!(arrays[name].descr, descr, "{name}");
-        let width = if name == "inputs" { vec![n, 90] } else { vec![n] };
+        // The trainer's default encoding: stone and threat planes.
+        let width = if name == "inputs" { vec![n, 180] } else { vec![n] };
         assert_eq!(arrays[name].shape, width, "{name}");
     }
     for (i, s) in expected.iter().enumerate() {
-        let row: Vec<u8> = encode(&s.position).iter().map(|&x| x as u8).collect();
-        assert_eq!(&arrays["inputs"].data[90 * i..90 * (i + 1)], &row[..], "row {i}");
+        let row: Vec<u8> = encode_as(Encoding::ThreatPlanes, &s.position).iter().map(|&x| x as u8).collect();
+        assert_eq!(&arrays["inputs"].data[180 * i..180 * (i + 1)], &row[..], "row {i}");
         assert_eq!(arrays["result"].data[i] as i8, s.result as i8);
         let score = i32::from_le_bytes(arrays["score"].data[4 * i..4 * i + 4].try_into().expect("4"));
         assert_eq!(score, s.score.unwrap_or(0));
@@ -131,6 +138,11 @@ fn the_arrays_are_the_samples_of_the_library() {
         assert_eq!(game, s.game);
         assert_eq!(arrays["stm"].data[i], s.position.turn() as u8);
         assert_eq!(arrays["mirrored"].data[i], u8::from(s.mirrored));
+        let u16_at = |a: &str| u16::from_le_bytes(arrays[a].data[2 * i..2 * i + 2].try_into().expect("2"));
+        assert_eq!((u16_at("action"), u16_at("depth")), (s.action, s.depth));
+        assert_eq!(arrays["exploration"].data[i], u8::from(s.exploration));
+        let left = u32::from_le_bytes(arrays["plies_left"].data[4 * i..4 * i + 4].try_into().expect("4"));
+        assert_eq!(left, s.plies_left);
     }
     assert!(expected.iter().any(|s| s.score.is_some()) && expected.iter().any(|s| s.mirrored));
 }

@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
 
+pub mod action;
 mod codec;
 pub mod distinct;
 mod ending;
@@ -32,14 +33,14 @@ pub use error::{DataError, RecordError};
 pub use fanorona_io::output;
 pub use fanorona_io::{Existing, IoError, Output};
 pub use find::{FindError, MAX_FIND_DEPTH, Visited, find_record_files, is_record_file};
-pub use game_id::GameId;
+pub use game_id::{GameId, Split, split_of};
 pub use header::{FORMAT_VERSION, Header, Kind, MAGIC, MAX_HEADER_LEN, MAX_RECORD_LEN};
 pub use merge::{MergeReport, merge};
 pub use movecode::{MoveCode, step_code, step_from_code};
 pub use npz_export::{NpzOutput, NpzReport, export_npz};
 pub use reader::{RecordReader, Scan, scan};
 pub use record::{GameRecord, Turn, TurnInfo};
-pub use sample_arrays::{SAMPLE_COLUMNS, SampleArrays};
+pub use sample_arrays::{SampleArrays, sample_columns};
 pub use samples::{GameFilter, Sample, SampleConfig, SampleExtractor, Samples, Target, squash};
 pub use shard::{SHARD_COUNT_ENV, SHARD_PLACEHOLDER, Shard, ShardGames};
 pub use writer::{AppendInfo, RecordWriter};

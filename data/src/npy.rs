@@ -13,6 +13,8 @@ pub enum Dtype {
     I8,
     /// `bool` (one byte, 0 or 1).
     Bool,
+    /// `uint16`, little endian.
+    U16,
     /// `int32`, little endian.
     I32,
     /// `uint32`, little endian.
@@ -30,6 +32,7 @@ impl Dtype {
             Dtype::U8 => "|u1",
             Dtype::I8 => "|i1",
             Dtype::Bool => "|b1",
+            Dtype::U16 => "<u2",
             Dtype::I32 => "<i4",
             Dtype::U32 => "<u4",
             Dtype::U64 => "<u8",
@@ -41,6 +44,7 @@ impl Dtype {
     pub const fn size(self) -> usize {
         match self {
             Dtype::U8 | Dtype::I8 | Dtype::Bool => 1,
+            Dtype::U16 => 2,
             Dtype::I32 | Dtype::U32 | Dtype::F32 => 4,
             Dtype::U64 => 8,
         }

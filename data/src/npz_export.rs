@@ -12,8 +12,9 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::npz::NpzWriter;
-use crate::sample_arrays::{SAMPLE_COLUMNS, SampleArrays};
+use crate::sample_arrays::{SampleArrays, sample_columns};
 use crate::{DataError, Existing, Output, SampleConfig, Samples};
+use fanorona_nn::Encoding;
 
 /// Samples buffered before they go to the column files.
 const BATCH: usize = 4096;
@@ -64,6 +65,7 @@ struct Shard {
 /// The export's state: the archives done (under their temporary names) and the one open.
 struct Export<'a> {
     inputs: &'a [PathBuf],
+    encoding: Encoding,
     out: &'a Path,
     shard_size: Option<NonZeroU64>,
     existing: Existing,
@@ -85,8 +87,8 @@ impl Export<'_> {
                     what: format!("{} is an input: the export would replace it", f.display()),
                 });
             }
-            let writer =
-                NpzWriter::new(&SAMPLE_COLUMNS, &temp_dir(&output)).map_err(|e| DataError::io(&path, e))?;
+            let writer = NpzWriter::new(&sample_columns(self.encoding), &temp_dir(&output))
+                .map_err(|e| DataError::io(&path, e))?;
             self.open = Some(Shard { output, writer });
         }
         self.open.as_mut().ok_or_else(|| DataError::Output { path: self.out.into(), what: "no shard".into() })
@@ -142,8 +144,8 @@ impl Export<'_> {
     }
 }
 
-/// Writes the samples of the games of `inputs` (with `config`, as [`Samples`] gives them) to
-/// `out`, or, with `shard_size`, to `OUT-00000.npz`, `OUT-00001.npz`, ... of `shard_size`
+/// Writes the samples of the games of `inputs` (with `config`, as [`Samples`] gives them, the
+/// positions in `encoding`) to `out`, or, with `shard_size`, to `OUT-00000.npz`, `OUT-00001.npz`, ... of `shard_size`
 /// samples each (the last one smaller; one empty archive when there are no samples).
 ///
 /// # Errors
@@ -153,16 +155,17 @@ impl Export<'_> {
 pub fn export_npz(
     inputs: &[PathBuf],
     config: SampleConfig,
+    encoding: Encoding,
     out: &Path,
     shard_size: Option<NonZeroU64>,
     existing: Existing,
 ) -> Result<NpzReport, DataError> {
-    let mut e = Export { inputs, out, shard_size, existing, done: Vec::new(), open: None };
+    let mut e = Export { inputs, encoding, out, shard_size, existing, done: Vec::new(), open: None };
     let mut samples = Samples::open(inputs, config);
     let result = (|| {
         // Check the first output before reading anything.
         e.start_shard()?;
-        let mut batch = SampleArrays::with_capacity(BATCH);
+        let mut batch = SampleArrays::with_capacity(encoding, BATCH);
         for s in samples.by_ref() {
             batch.push(&s?);
             if batch.len() >= e.room() {

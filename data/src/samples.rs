@@ -134,6 +134,15 @@ pub struct Sample {
     pub ply: u32,
     /// Whether this is a mirrored copy.
     pub mirrored: bool,
+    /// The turn played here: its first step's action ([`crate::action`]; mirrored with the
+    /// position), the policy target.
+    pub action: u16,
+    /// The completed search depth of the turn played (0: it did not search).
+    pub depth: u16,
+    /// Whether the turn played was a random opening turn or an exploration pick.
+    pub exploration: bool,
+    /// Turns from this position to the game's end (1: the last turn is played here).
+    pub plies_left: u32,
 }
 
 /// `tanh(score / scale)`: centi-stones to `[-1, 1]`.
@@ -212,6 +221,7 @@ impl SampleExtractor {
         let seen = &mut self.seen;
         let tablebase = self.tablebase.as_deref();
         let exact_count = &mut self.exact;
+        let plies = record.turns.len();
         let mut visit = |ply: usize, pos: &Position, turn: &crate::Turn| {
             let score = turn.info.score;
             if ply < c.skip_plies || (c.quiet_only && pos.has_capture()) || c.is_decided(score) {
@@ -230,13 +240,25 @@ impl SampleExtractor {
                 (result, target) = (exact, exact);
                 *exact_count += 1;
             }
-            let mut s =
-                Sample { position: *pos, result, score, target, game, ply: ply as u32, mirrored: false };
+            let mut s = Sample {
+                position: *pos,
+                result,
+                score,
+                target,
+                game,
+                ply: ply as u32,
+                mirrored: false,
+                action: crate::action::first_action(pos.turn(), &turn.mv),
+                depth: turn.info.depth.unwrap_or(0),
+                exploration: turn.info.exploration,
+                plies_left: (plies - ply) as u32,
+            };
             if !c.dedup || seen.insert(pos.hash()) {
                 out.push(s);
             }
             if c.mirror {
                 s.position = pos.mirror_files();
+                s.action = crate::action::mirror_action(s.action);
                 s.mirrored = true;
                 if !c.dedup || seen.insert(s.position.hash()) {
                     out.push(s);

@@ -134,8 +134,12 @@ impl AlphaBetaSpec {
     /// # Errors
     /// [`SpecError::Net`] when the network cannot be loaded.
     pub fn evaluator(&self, seed: u64) -> Result<Box<dyn Evaluator>, SpecError> {
-        let eval = self.eval.build()?;
-        Ok(if self.noise == 0 { eval } else { Box::new(Noisy::new(eval, self.noise, seed)) })
+        Ok(self.with_noise(self.eval.build()?, seed))
+    }
+
+    /// `eval` wrapped in [`Noisy`] when `noise=` is set (the seed picks the offsets).
+    fn with_noise(&self, eval: Box<dyn Evaluator>, seed: u64) -> Box<dyn Evaluator> {
+        if self.noise == 0 { eval } else { Box::new(Noisy::new(eval, self.noise, seed)) }
     }
 
     /// The searcher of these settings: a table of exactly `hash=` MiB and `threads=` threads,
@@ -523,7 +527,21 @@ impl AlphaBetaSpec {
     /// # Errors
     /// As [`PlayerSpec::build`].
     pub fn player(&self, seed: u64, name: String) -> Result<AlphaBetaPlayer, SpecError> {
-        let searcher = self.searcher(self.evaluator(seed)?)?;
+        self.player_with(self.eval.build()?, seed, name)
+    }
+
+    /// As [`AlphaBetaSpec::player`], with `eval` in place of `eval=`'s evaluator (a network
+    /// held in memory: the Python package's `Engine(spec, network=...)`).
+    ///
+    /// # Errors
+    /// As [`PlayerSpec::build`], less the evaluator's.
+    pub fn player_with(
+        &self,
+        eval: Box<dyn Evaluator>,
+        seed: u64,
+        name: String,
+    ) -> Result<AlphaBetaPlayer, SpecError> {
+        let searcher = self.searcher(self.with_noise(eval, seed))?;
         let mut player = AlphaBetaPlayer::with_searcher(self.limits(), searcher, name);
         if let Some(dir) = &self.tb {
             let tb = crate::tablebase::open_shared(dir)

@@ -67,14 +67,25 @@ pub fn threat_features(pos: &Position, out: &mut [u16]) -> usize {
 
 /// Appends the `encoding`'s inputs of `pos` (side to move's view, each 0 or 1) to `out`.
 pub fn encode_into(encoding: Encoding, pos: &Position, out: &mut Vec<f32>) {
+    encode_values(encoding, pos, out, (0.0, 1.0));
+}
+
+/// [`encode_into`] as bytes (0 or 1): the rows of the sample exports, allocating nothing beyond
+/// `out`.
+pub fn encode_bytes_into(encoding: Encoding, pos: &Position, out: &mut Vec<u8>) {
+    encode_values(encoding, pos, out, (0, 1));
+}
+
+/// Appends the inputs of `pos` to `out` as `zero` and `one`.
+fn encode_values<T: Copy>(encoding: Encoding, pos: &Position, out: &mut Vec<T>, (zero, one): (T, T)) {
     let start = out.len();
-    out.extend_from_slice(&encode(pos));
+    out.extend(encode(pos).iter().map(|&v| if v != 0.0 { one } else { zero }));
     if encoding == Encoding::ThreatPlanes {
-        out.resize(start + THREAT_INPUTS, 0.0);
+        out.resize(start + THREAT_INPUTS, zero);
         let mut threats = [0u16; MAX_THREATS];
         let n = threat_features(pos, &mut threats);
         for &i in &threats[..n] {
-            out[start + usize::from(i)] = 1.0;
+            out[start + usize::from(i)] = one;
         }
     }
 }

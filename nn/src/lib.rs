@@ -46,7 +46,8 @@ pub use arch::{
 };
 pub use embedded::{BENCH_NET_DESCRIPTION, bench_network};
 pub use encode::{
-    INPUTS, MAX_THREATS, THREAT_INPUTS, encode, encode_as, encode_into, feature_index, threat_features,
+    INPUTS, MAX_THREATS, THREAT_INPUTS, encode, encode_as, encode_bytes_into, encode_into, feature_index,
+    threat_features,
 };
 pub use error::{FormatError, NetError};
 pub use format::{FORMAT_VERSION, MAGIC};
@@ -55,7 +56,7 @@ pub use lazy::LazyAccumulator;
 pub use network::{Layer, Network};
 pub use pending::PendingRows;
 pub use quant::{
-    FT_SCALE, HIDDEN_SCALE, MAX_NET_SCORE, OUTPUT_SCALE, QuantError, QuantisedNetwork, Scratch,
+    FT_SCALE, HIDDEN_SCALE, MAX_NET_SCORE, OUTPUT_SCALE, QuantError, QuantisedNetwork, Scratch, engine_check,
     weight_limits, weight_limits_for,
 };
 pub use scale::{SCORE_SCALE, score_to_value, value_to_score};

@@ -167,6 +167,20 @@ fn quantise<T: TryFrom<i64>>(
     T::try_from(q as i64).map_err(|_| overflow())
 }
 
+/// Whether the engine can load `net`: `Ok` for a network it runs in floats (ReLU, or no hidden
+/// layer) or in integers; the [`QuantError`] naming the layer, the value and the limit for a
+/// clipped-ReLU network whose weights do not fit the integers (the engine refuses it: what
+/// `fanorona net import`, `net info` and the Python package's `Network.save` check).
+///
+/// # Errors
+/// [`QuantError::Overflow`] or [`QuantError::Accumulator`].
+pub fn engine_check(net: &Network) -> Result<(), QuantError> {
+    match QuantisedNetwork::new(net) {
+        Ok(_) | Err(QuantError::NotQuantisable { .. }) => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
 impl QuantisedNetwork {
     /// Quantises `net` for the fastest kernel of this CPU.
     ///

@@ -10,7 +10,8 @@
 //! [`Network::from_safetensors`] reads any file whose tensors come in `NAME.weight` /
 //! `NAME.bias` pairs (`F32` or `F64`): the layers are ordered by the last number in `NAME`
 //! (`layers.0`, `layers.1`; `0`, `2` of an `nn.Sequential`; `fc1`, `fc2`), the architecture
-//! follows from the shapes, and the activation comes from the metadata when it is there.
+//! follows from the shapes, and the activation comes from the metadata when it is there, the
+//! encoding from the metadata or else from the first layer's width (90 stones, 180 threats).
 
 use std::collections::BTreeMap;
 
@@ -81,7 +82,8 @@ impl Network {
     }
 
     /// Reads a network from safetensors bytes; `activation` (when given) replaces the one in
-    /// the metadata (clipped ReLU when there is none).
+    /// the metadata (clipped ReLU when there is none); the encoding is the metadata's, else the
+    /// one of the first layer's input count.
     ///
     /// # Errors
     /// [`FormatError::Safetensors`] for a malformed file, tensors that do not pair up or a
@@ -140,7 +142,7 @@ impl Network {
             params.push((weights, b.values(data)?));
         }
         let encoding = match meta.get("encoding") {
-            None => Encoding::StonePlanes,
+            None => encoding_of_width(layers.first().map_or(0, |(w, _)| w.shape[1]))?,
             Some(name) => name
                 .parse::<Encoding>()
                 .map_err(|_| bad(format!("unknown encoding {name:?} in the metadata")))?,
@@ -157,6 +159,18 @@ impl Network {
         let description = meta.get("description").cloned().unwrap_or_default();
         Network::from_layers(arch, params, description)
     }
+}
+
+/// The encoding whose input count is `width` (a file without the `encoding` metadata, as
+/// PyTorch writes it).
+fn encoding_of_width(width: usize) -> Result<Encoding, FormatError> {
+    Encoding::ALL.into_iter().find(|e| e.inputs() == width).ok_or_else(|| {
+        let widths: Vec<String> = Encoding::ALL.iter().map(|e| format!("{} ({e})", e.inputs())).collect();
+        FormatError::Architecture(format!(
+            "the first layer has {width} inputs; an encoding has {}",
+            widths.join(" or ")
+        ))
+    })
 }
 
 impl Network {
@@ -367,5 +381,34 @@ mod tests {
         let mut huge = bytes;
         huge[..8].copy_from_slice(&u64::MAX.to_le_bytes());
         assert!(matches!(Network::from_safetensors(&huge, None), Err(FormatError::Safetensors(_))));
+    }
+
+    /// `bytes` with the `__metadata__` left out (as PyTorch's `save_file` writes a file).
+    fn without_metadata(bytes: &[u8]) -> Vec<u8> {
+        let len = u64::from_le_bytes(bytes[..8].try_into().expect("8")) as usize;
+        let mut header: serde_json::Value = serde_json::from_slice(&bytes[8..8 + len]).expect("json");
+        header.as_object_mut().expect("object").remove("__metadata__");
+        let json = serde_json::to_vec(&header).expect("json");
+        let mut out = (json.len() as u64).to_le_bytes().to_vec();
+        out.extend_from_slice(&json);
+        out.extend_from_slice(&bytes[8 + len..]);
+        out
+    }
+
+    #[test]
+    fn without_metadata_the_encoding_follows_the_first_layer() {
+        let arch = Architecture::mlp(&[8]).expect("arch").with_encoding(Encoding::ThreatPlanes);
+        let threats = Network::random(&arch, 5).expect("net");
+        let back =
+            Network::from_safetensors(&without_metadata(&threats.to_safetensors()), None).expect("reads");
+        assert_eq!(back.arch().encoding, Encoding::ThreatPlanes);
+        assert_eq!(back.layers(), threats.layers());
+        let stones =
+            Network::from_safetensors(&without_metadata(&net().to_safetensors()), None).expect("reads");
+        assert_eq!(stones.arch().encoding, Encoding::StonePlanes);
+        assert_eq!(
+            encoding_of_width(91).expect_err("no encoding").to_string(),
+            "invalid architecture: the first layer has 91 inputs; an encoding has 90 (stones) or 180 (threats)"
+        );
     }
 }

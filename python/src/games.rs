@@ -10,10 +10,10 @@ use pyo3::types::PyDict;
 use crate::errors;
 use crate::position::PyPosition;
 
-/// One recorded game.
+/// One recorded game (`fanorona.Game` is a game to play).
 #[pyclass(module = "fanorona", frozen)]
 #[derive(Debug)]
-pub struct Game {
+pub struct RecordedGame {
     /// The file's header: program, kind, config (JSON text), seed, shard, shard_count,
     /// shards, file.
     #[pyo3(get)]
@@ -25,7 +25,7 @@ pub struct Game {
 }
 
 #[pymethods]
-impl Game {
+impl RecordedGame {
     /// The game's index in its run (self-play: the index its seed derives from).
     #[getter]
     fn index(&self) -> u64 {
@@ -114,13 +114,28 @@ impl Game {
             .map_err(|e| errors::value(format!("game {}: {e}", self.number)))
     }
 
+    /// The game as a `fanorona.Game` (its turns played under the default draw rules, with
+    /// `max_quiet_plies` and `max_plies` given here for another run's rules); raises ValueError
+    /// at an illegal turn.
+    #[pyo3(signature = (max_quiet_plies=fanorona_core::DrawRules::DEFAULT_MAX_QUIET_PLIES, max_plies=fanorona_core::DrawRules::DEFAULT_MAX_PLIES))]
+    fn replay(&self, max_quiet_plies: u32, max_plies: u32) -> PyResult<crate::game::PyGame> {
+        let rules = fanorona_core::DrawRules { max_quiet_plies, max_plies };
+        let mut game = fanorona_core::Game::new(self.record.start, rules);
+        for (ply, t) in self.record.turns.iter().enumerate() {
+            let err = |e: String| errors::value(format!("game {} turn {}: {e}", self.number, ply + 1));
+            let m = t.mv.to_move(game.position()).map_err(|e| err(e.to_string()))?;
+            game.play(&m).map_err(|e| err(e.to_string()))?;
+        }
+        Ok(crate::game::PyGame::from_game(game))
+    }
+
     fn __len__(&self) -> usize {
         self.record.turns.len()
     }
 
     fn __repr__(&self) -> String {
         format!(
-            "Game(number={}, white={:?}, black={:?}, turns={}, result={:?})",
+            "RecordedGame(number={}, white={:?}, black={:?}, turns={}, result={:?})",
             self.number,
             self.record.white,
             self.record.black,
@@ -141,7 +156,7 @@ pub struct GameReader {
 
 #[pymethods]
 impl GameReader {
-    /// The file's header (see `Game.header`).
+    /// The file's header (see `RecordedGame.header`).
     #[getter]
     fn header(&self, py: Python<'_>) -> Py<PyDict> {
         self.header.clone_ref(py)
@@ -151,7 +166,7 @@ impl GameReader {
         slf
     }
 
-    fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<Game>> {
+    fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<RecordedGame>> {
         let Some(reader) = self.reader.as_mut() else { return Ok(None) };
         match reader.read_record() {
             None => {
@@ -164,7 +179,7 @@ impl GameReader {
             }
             Some(Ok(record)) => {
                 self.next += 1;
-                Ok(Some(Game { header: self.header.clone_ref(py), number: self.next - 1, record }))
+                Ok(Some(RecordedGame { header: self.header.clone_ref(py), number: self.next - 1, record }))
             }
         }
     }

@@ -26,6 +26,11 @@ impl PyNetwork {
     fn new(net: Network) -> PyNetwork {
         PyNetwork { net: Arc::new(net), inference: None }
     }
+
+    /// The network (shared with the engines built over it).
+    pub fn network(&self) -> &Arc<Network> {
+        &self.net
+    }
 }
 
 /// One layer's `(W, b)` as numpy arrays.
@@ -49,23 +54,23 @@ impl PyNetwork {
 
     /// A network from its layers: `[(W, b), ...]`, input layer first, each `W` shaped
     /// `[inputs, outputs]` and `b` `[outputs]` (any array-like, converted to float32). The
-    /// first layer takes the 90 inputs of `Position.encode` (`encoding="stones"`, the
-    /// default) or the 180 of the engine's threat planes (`encoding="threats"`), the last has
-    /// one output. Raises ValueError for wrong shapes or a NaN or infinite value.
+    /// first layer takes the 180 inputs of the threat planes (`encoding="threats"`, the
+    /// trainer's default) or the 90 of the stone planes (`"stones"`); without `encoding` it is
+    /// the one of the first layer's width. The last layer has one output (or one per output
+    /// bucket). Raises ValueError for wrong shapes or a NaN or infinite value.
     #[staticmethod]
-    #[pyo3(signature = (layers, description="", activation="crelu", encoding="stones"))]
+    #[pyo3(signature = (layers, description="", activation="crelu", encoding=None))]
     fn from_layers(
         py: Python<'_>,
         layers: Vec<(Bound<'_, PyAny>, Bound<'_, PyAny>)>,
         description: &str,
         activation: &str,
-        encoding: &str,
+        encoding: Option<&str>,
     ) -> PyResult<PyNetwork> {
         let activation =
             activation.parse::<Activation>().map_err(|e| errors::value(format!("activation: {e}")))?;
-        let encoding = encoding.parse::<Encoding>().map_err(errors::value)?;
         let mut params = Vec::with_capacity(layers.len());
-        let mut sizes = vec![encoding.inputs()];
+        let mut sizes = Vec::with_capacity(layers.len() + 1);
         for (k, (w, b)) in layers.iter().enumerate() {
             let (w, b) = (float32(py, w)?, float32(py, b)?);
             let (&[i, o], &[ob]) = (w.shape(), b.shape()) else {
@@ -75,6 +80,9 @@ impl PyNetwork {
                     b.shape()
                 )));
             };
+            if k == 0 {
+                sizes.push(first_width(encoding, i)?);
+            }
             let expected = sizes[k];
             if i != expected || ob != o {
                 return Err(errors::value(format!(
@@ -92,6 +100,7 @@ impl PyNetwork {
                  (layer sizes {sizes:?})"
             )));
         }
+        let encoding = encoding_of(encoding, sizes[0])?;
         let hidden = sizes[1..sizes.len() - 1].to_vec();
         let buckets = sizes[sizes.len() - 1];
         let arch = Architecture { encoding, hidden, activation, buckets };
@@ -99,8 +108,12 @@ impl PyNetwork {
     }
 
     /// Writes the network file (through a temporary renamed into place; replaces a regular
-    /// file, writes a device such as /dev/null through).
+    /// file, writes a device such as /dev/null through). Raises ValueError, naming the layer,
+    /// the value and the limit, for a network the engine would refuse (weights of a
+    /// clipped-ReLU network beyond its integers: clip them with `weight_limits`).
     fn save(&self, path: PathBuf) -> PyResult<()> {
+        fanorona_nn::engine_check(&self.net)
+            .map_err(|e| errors::value(format!("{}: {e}", path.display())))?;
         let output = Output::new(&path, Existing::Replace)
             .map_err(|e| errors::data(fanorona_data::DataError::from(e)))?;
         let part = output.write_path();
@@ -111,6 +124,13 @@ impl PyNetwork {
             output.abandon();
             errors::data(e)
         })
+    }
+
+    /// None when the engine can load the network (in integers or in floats), else why it
+    /// would refuse it (as `fanorona net info`'s `engine_error`).
+    #[getter]
+    fn engine_error(&self) -> Option<String> {
+        fanorona_nn::engine_check(&self.net).err().map(|e| e.to_string())
     }
 
     /// The layers as numpy arrays: `[(W, b), ...]`, `W` float32 `[inputs, outputs]`.
@@ -141,33 +161,31 @@ impl PyNetwork {
         inference.score(&position.0)
     }
 
-    /// The float network's values of a batch of inputs (`[n, 90]` for a stone-plane network,
-    /// as `Position.encode` or the `inputs` of `samples`; `[n, 180]` for a threat-plane one):
-    /// float32 `[n]`.
-    fn forward<'py>(
-        &self,
-        py: Python<'py>,
-        inputs: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyArray1<f32>>> {
+    /// The float network's values of a batch of inputs (`[n, 180]` for a threat-plane network,
+    /// `[n, 90]` for a stone-plane one, as `Position.encode` or the `inputs` of `samples`):
+    /// float32 `[n]`; a single row `[180]` gives a float.
+    fn forward<'py>(&self, py: Python<'py>, inputs: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let x = float32(py, inputs)?;
         let encoding = self.net.arch().encoding;
         let width = encoding.inputs();
         let wrong = || {
             errors::value(format!(
-                "inputs must be [n, {width}] for a network of {encoding} inputs, got {:?}",
+                "inputs must be [n, {width}] or [{width}] for a network of {encoding} inputs, got {:?}",
                 x.shape()
             ))
         };
-        let &[_, w] = x.shape() else {
-            return Err(wrong());
+        let single = match *x.shape() {
+            [w] if w == width => true,
+            [_, w] if w == width => false,
+            _ => return Err(wrong()),
         };
-        if w != width {
-            return Err(wrong());
-        }
         let ro = x.readonly();
         let flat = ro.as_slice()?;
-        let out = flat.chunks_exact(width).map(|r| self.net.forward(r)).collect();
-        Ok(PyArray1::from_vec(py, out))
+        let out: Vec<f32> = flat.chunks_exact(width).map(|r| self.net.forward(r)).collect();
+        if single {
+            return Ok(out[0].into_pyobject(py)?.into_any());
+        }
+        Ok(PyArray1::from_vec(py, out).into_any())
     }
 
     /// The input encoding: `"stones"` (90 inputs) or `"threats"` (180).
@@ -225,9 +243,32 @@ impl PyNetwork {
 }
 
 /// The magnitudes `(weights, biases)` to which a trainer clips layer `k` of a clipped-ReLU
-/// network of `layers` layers so that the engine can run it in integers (as `fanorona train`
+/// network of `layers` layers over `encoding` (threats by default: 0.7 for the first layer's
+/// weights, 1.4 for stones) so that the engine can run it in integers (as `fanorona train`
 /// clips).
 #[pyfunction]
-pub fn weight_limits(k: usize, layers: usize) -> (f32, f32) {
-    fanorona_nn::weight_limits(k, layers)
+#[pyo3(signature = (k, layers, encoding="threats"))]
+pub fn weight_limits(k: usize, layers: usize, encoding: &str) -> PyResult<(f32, f32)> {
+    Ok(fanorona_nn::weight_limits_for(parse_encoding(encoding)?, k, layers))
+}
+
+/// The encoding named `name` (ValueError with the command line's message).
+pub fn parse_encoding(name: &str) -> PyResult<Encoding> {
+    name.parse::<Encoding>().map_err(errors::value)
+}
+
+/// The first layer's width: `encoding`'s inputs, or `width` itself when no encoding is named.
+fn first_width(encoding: Option<&str>, width: usize) -> PyResult<usize> {
+    encoding.map_or(Ok(width), |e| parse_encoding(e).map(Encoding::inputs))
+}
+
+/// The encoding named, or the one of `width` inputs.
+fn encoding_of(encoding: Option<&str>, width: usize) -> PyResult<Encoding> {
+    match encoding {
+        Some(e) => parse_encoding(e),
+        None => Encoding::ALL.into_iter().find(|e| e.inputs() == width).ok_or_else(|| {
+            let widths: Vec<String> = Encoding::ALL.iter().map(|e| format!("{} ({e})", e.inputs())).collect();
+            errors::value(format!("layer 0: W has {width} inputs; an encoding has {}", widths.join(" or ")))
+        }),
+    }
 }

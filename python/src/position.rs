@@ -55,13 +55,26 @@ impl PyPosition {
     }
 
     /// The network input from the side to move's view, exactly the engine's: numpy `uint8
-    /// [90]` of stone planes (`encoding="stones"`, the default) or `[180]` of stone and threat
-    /// planes (`encoding="threats"`). Raises ValueError for another encoding.
-    #[pyo3(signature = (encoding="stones"))]
+    /// [180]` of stone and threat planes (`encoding="threats"`, the default, as the trainer's)
+    /// or `[90]` of stone planes (`encoding="stones"`). Raises ValueError for another encoding.
+    #[pyo3(signature = (encoding="threats"))]
     fn encode<'py>(&self, py: Python<'py>, encoding: &str) -> PyResult<Bound<'py, PyArray1<u8>>> {
-        let encoding = encoding.parse::<fanorona_nn::Encoding>().map_err(crate::errors::value)?;
-        let x = fanorona_nn::encode_as(encoding, &self.0);
-        Ok(PyArray1::from_vec(py, x.iter().map(|&v| u8::from(v != 0.0)).collect()))
+        let encoding = crate::network::parse_encoding(encoding)?;
+        let mut x = Vec::with_capacity(encoding.inputs());
+        fanorona_nn::encode_bytes_into(encoding, &self.0, &mut x);
+        Ok(PyArray1::from_vec(py, x))
+    }
+
+    /// The position whose input row is `inputs` (`encode`'s, 90 or 180 values of 0 and 1)
+    /// with `turn` (`"white"` or `"black"`: the row is from the side to move's view, so it
+    /// does not say which side that is; the npz's `stm`). Raises ValueError for a row of
+    /// another length, values other than 0 and 1, a stone on both planes, too many stones or
+    /// threat planes that are not the position's.
+    #[staticmethod]
+    #[pyo3(signature = (inputs, turn="white"))]
+    fn from_inputs(inputs: Vec<f32>, turn: &str) -> PyResult<PyPosition> {
+        let turn = parse_color(turn)?;
+        crate::decode::position_of(&inputs, turn).map(PyPosition)
     }
 
     /// The position mirrored left-right (files a..i swapped), same side to move.
@@ -72,10 +85,7 @@ impl PyPosition {
     /// The side to move: `"white"` or `"black"`.
     #[getter]
     fn turn(&self) -> &'static str {
-        match self.0.turn() {
-            Color::White => "white",
-            Color::Black => "black",
-        }
+        color_name(self.0.turn())
     }
 
     /// The board as text, rows 5 to 1.
@@ -89,5 +99,22 @@ impl PyPosition {
 
     fn __repr__(&self) -> String {
         format!("Position('{}')", self.0)
+    }
+}
+
+/// `"white"` or `"black"` (also `0` and `1` as text, the npz's `stm`).
+pub fn parse_color(text: &str) -> PyResult<Color> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "white" | "w" | "0" => Ok(Color::White),
+        "black" | "b" | "1" => Ok(Color::Black),
+        _ => Err(errors::value(format!("turn: {text:?} is not \"white\" or \"black\""))),
+    }
+}
+
+/// `"white"` or `"black"`.
+pub fn color_name(c: Color) -> &'static str {
+    match c {
+        Color::White => "white",
+        Color::Black => "black",
     }
 }

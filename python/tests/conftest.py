@@ -1,5 +1,6 @@
 """Fixtures: the fanorona command-line tool and a small record file made with it."""
 
+import functools
 import json
 import os
 import pathlib
@@ -10,12 +11,22 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
+@functools.lru_cache(maxsize=None)
 def fanorona_bin() -> str:
-    """The command-line tool: $FANORONA_BIN, else the workspace's release build."""
-    path = os.environ.get("FANORONA_BIN", str(ROOT / "target" / "release" / "fanorona"))
-    if not os.path.exists(path):
-        pytest.fail(f"{path} does not exist: run `cargo build --release` first or set FANORONA_BIN")
-    return path
+    """The command-line tool: $FANORONA_BIN, else the workspace's release build, built here
+    (``cargo build --release --bin fanorona``) when a fresh clone has none yet."""
+    path = os.environ.get("FANORONA_BIN")
+    if path:
+        if not os.path.exists(path):
+            pytest.fail(f"FANORONA_BIN={path} does not exist")
+        return path
+    built = ROOT / "target" / "release" / "fanorona"
+    if not built.exists():
+        p = subprocess.run(["cargo", "build", "--release", "--locked", "--bin", "fanorona"], cwd=ROOT,
+                           capture_output=True, text=True)
+        if p.returncode != 0:
+            pytest.fail(f"cargo build --release --bin fanorona failed:\n{p.stderr[-3000:]}")
+    return str(built)
 
 
 def run(*args: str, check: bool = True) -> subprocess.CompletedProcess:

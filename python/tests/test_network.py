@@ -54,8 +54,8 @@ def test_a_network_saved_from_numpy_evaluates_as_the_engine(tmp_path, activation
         cli = run_json("net", "eval", str(path), "--position", text)
         assert abs(loaded.evaluate(p) - cli["value"]) < 1e-6
         assert loaded.score(p) == cli["score"]
-        assert abs(loaded.evaluate(p) - numpy_forward(layers, p.encode(), activation)) < 1e-5
-    x = np.stack([fanorona.Position(t).encode() for t in POSITIONS])
+        assert abs(loaded.evaluate(p) - numpy_forward(layers, p.encode("stones"), activation)) < 1e-5
+    x = np.stack([fanorona.Position(t).encode("stones") for t in POSITIONS])
     assert np.allclose(loaded.forward(x), numpy_forward(layers, x, activation), atol=1e-5)
 
 
@@ -73,7 +73,7 @@ def test_output_buckets_pick_the_output_of_the_stone_count(tmp_path):
     net.save(path)
     info = run_json("net", "info", str(path))
     assert info["architecture"] == "stones:90-32-1:buckets=4" and info["buckets"] == 4
-    x = np.stack([fanorona.Position(t).encode() for t in POSITIONS])
+    x = np.stack([fanorona.Position(t).encode("stones") for t in POSITIONS])
     h = np.clip(x.astype(np.float64) @ layers[0][0] + layers[0][1], 0, 1) @ layers[1][0] + layers[1][1]
     expected = np.tanh(h[np.arange(len(x)), numpy_bucket(x, 4)])
     assert set(numpy_bucket(x, 4)) == {0, 3}
@@ -120,13 +120,17 @@ def test_a_threat_plane_network_takes_180_inputs(tmp_path):
     x = fanorona.Position.start().encode("threats")
     assert x.shape == (180,) and x[90:].sum() == 10
     assert abs(loaded.forward(x[None, :])[0] - loaded.evaluate(fanorona.Position.start())) < 1e-6
-    # Position.encode gives the 90 stone planes only: a threat network refuses them.
+    # A threat network refuses the 90 stone planes.
     with pytest.raises(ValueError, match="180"):
         loaded.forward(np.zeros((2, 90)))
     with pytest.raises(ValueError, match="encoding"):
         fanorona.Network.from_layers(layers, encoding="pieces")
     with pytest.raises(ValueError, match="layer 0"):
-        fanorona.Network.from_layers(layers)
+        fanorona.Network.from_layers(layers, encoding="stones")
+    # Without an encoding, the first layer's width says which.
+    assert fanorona.Network.from_layers(layers).encoding == "threats"
+    with pytest.raises(ValueError, match="layer 0: W has 91 inputs"):
+        fanorona.Network.from_layers([(np.zeros((91, 8)), np.zeros(8)), (np.zeros((8, 1)), np.zeros(1))])
 
 
 def test_bad_network_files(tmp_path):
@@ -169,3 +173,65 @@ def test_safetensors_round_trip_through_the_command_line(tmp_path):
     assert back.read_bytes() == src.read_bytes()
     refused = run("net", "import", str(st), "-o", str(back), check=False)
     assert refused.returncode == 2 and "exists" in refused.stderr
+
+
+def test_a_network_the_engine_would_refuse_is_refused_when_saved_or_imported(tmp_path):
+    layers = random_layers(6)
+    layers[0][0][3, 5] = 80.0
+    net = fanorona.Network.from_layers(layers)
+    assert "layer 0 weight" in net.engine_error and "at most" in net.engine_error
+    path = tmp_path / "big.fnet"
+    with pytest.raises(ValueError, match=r"big.fnet: layer 0 weight 3\*32\+5|big.fnet: layer 0 weight 101 is 80"):
+        net.save(path)
+    assert not path.exists()
+    # The same weights through safetensors: `net import` refuses them too, naming the limit.
+    good = tmp_path / "good.fnet"
+    fanorona.Network.from_layers(random_layers(6)).save(good)
+    st = tmp_path / "good.safetensors"
+    run("net", "export", str(good), "-o", str(st))
+    raw = bytearray(st.read_bytes())
+    n = struct.unpack("<Q", raw[:8])[0]
+    header = json.loads(raw[8:8 + n])
+    start = 8 + n + header["layers.0.weight"]["data_offsets"][0]
+    # layers.0.weight is [outputs, inputs]: element (out 5, in 3).
+    offset = start + 4 * (5 * 90 + 3)
+    raw[offset:offset + 4] = struct.pack("<f", 80.0)
+    st.write_bytes(bytes(raw))
+    refused = run("net", "import", str(st), "-o", str(tmp_path / "b.fnet"), check=False)
+    assert refused.returncode == 2 and "layer 0 weight 101 is 80" in refused.stderr and "at most" in refused.stderr
+    assert not (tmp_path / "b.fnet").exists()
+    # A ReLU network runs in floats: the engine loads it whatever its weights.
+    relu = fanorona.Network.from_layers(layers, activation="relu")
+    assert relu.engine_error is None
+    relu.save(tmp_path / "relu.fnet")
+    info = run_json("net", "info", str(tmp_path / "relu.fnet"))
+    assert info["engine_loads"] and not info["integer_inference"]
+
+
+def test_a_pytorch_file_without_metadata_imports_with_its_encoding(tmp_path):
+    """safetensors written as PyTorch writes them (no metadata): 180 inputs are threats."""
+    rng = np.random.default_rng(2)
+    tensors = {"fc1.weight": rng.uniform(-0.1, 0.1, (8, 180)).astype("<f4"), "fc1.bias": np.zeros(8, "<f4"),
+               "fc2.weight": rng.uniform(-1, 1, (1, 8)).astype("<f4"), "fc2.bias": np.zeros(1, "<f4")}
+    header, blobs, at = {}, [], 0
+    for name, t in tensors.items():
+        header[name] = {"dtype": "F32", "shape": list(t.shape), "data_offsets": [at, at + t.nbytes]}
+        blobs.append(t.tobytes())
+        at += t.nbytes
+    text = json.dumps(header).encode()
+    path = tmp_path / "torch.safetensors"
+    path.write_bytes(struct.pack("<Q", len(text)) + text + b"".join(blobs))
+    run("net", "import", str(path), "-o", str(tmp_path / "t.fnet"))
+    net = fanorona.Network.load(tmp_path / "t.fnet")
+    assert net.architecture == "threats:180-8-1"
+    assert np.allclose(net.layers()[0][0], tensors["fc1.weight"].T)
+
+
+def test_forward_takes_a_single_row_and_refuses_wrong_shapes():
+    net = fanorona.Network.from_layers(random_layers(1))
+    x = fanorona.Position.start().encode("stones")
+    assert isinstance(net.forward(x), float)
+    assert abs(net.forward(x) - net.forward(x[None, :])[0]) < 1e-7
+    for bad in (np.zeros(91), np.zeros((2, 3, 90)), np.zeros((0,)), "text"):
+        with pytest.raises((ValueError, TypeError)):
+            net.forward(bad)

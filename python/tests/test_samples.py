@@ -6,13 +6,15 @@ import numpy as np
 import pytest
 
 import fanorona
-from conftest import run
+from conftest import run, run_json
 
-COLUMNS = ["inputs", "result", "score", "has_score", "target", "ply", "game", "stm", "mirrored"]
+COLUMNS = ["inputs", "result", "score", "has_score", "target", "ply", "game", "stm", "mirrored",
+           "action", "depth", "exploration", "plies_left"]
 DTYPES = {
     "inputs": np.uint8, "result": np.int8, "score": np.int32, "has_score": np.bool_,
     "target": np.float32, "ply": np.uint32, "game": np.uint64, "stm": np.uint8,
-    "mirrored": np.bool_,
+    "mirrored": np.bool_, "action": np.uint16, "depth": np.uint16, "exploration": np.bool_,
+    "plies_left": np.uint32,
 }
 
 
@@ -64,7 +66,8 @@ def test_samples_yield_exactly_the_positions_of_the_games(games, games2):
 
 
 def test_samples_equal_the_npz_export_row_for_row(games, games2, tmp_path):
-    for options in [[], ["--skip-plies", "4", "--mirror", "--target", "score"], ["--dedup", "--score-weight", "0.25"], ["--max-score", "300"]]:
+    for options in [[], ["--skip-plies", "4", "--mirror", "--target", "score"], ["--dedup", "--score-weight", "0.25"],
+                    ["--max-score", "300"], ["--encoding", "stones"]]:
         npz = export_npz(tmp_path, [games, games2], *options)
         kwargs = {}
         for flag, value in zip(options, options[1:] + [""]):
@@ -76,6 +79,8 @@ def test_samples_equal_the_npz_export_row_for_row(games, games2, tmp_path):
                 kwargs["score_weight"] = float(value)
             if flag == "--max-score":
                 kwargs["max_score"] = int(value)
+            if flag == "--encoding":
+                kwargs["encoding"] = value
             if flag in ("--mirror", "--dedup"):
                 kwargs[flag[2:]] = True
         s = concat(fanorona.samples([games, games2], batch_size=333, **kwargs))
@@ -87,7 +92,9 @@ def test_samples_equal_the_npz_export_row_for_row(games, games2, tmp_path):
         first = next(fanorona.read_games(games))
         rows = [i for i in range(len(s["game"])) if s["game"][i] == 0 and not s["mirrored"][i]]
         positions = first.positions()
-        assert [np.array_equal(npz["inputs"][i], positions[s["ply"][i]].encode()) for i in rows] == [True] * len(rows)
+        encoding = kwargs.get("encoding", "threats")
+        assert npz["inputs"].shape[1] == {"threats": 180, "stones": 90}[encoding]
+        assert [np.array_equal(npz["inputs"][i], positions[s["ply"][i]].encode(encoding)) for i in rows] == [True] * len(rows)
     mirrored = export_npz(tmp_path, [games], "--mirror")
     assert mirrored["mirrored"].sum() * 2 == len(mirrored["mirrored"])
 
@@ -146,3 +153,57 @@ def test_bad_input_raises_python_exceptions(games, tmp_path):
     with pytest.raises(ValueError):
         for _ in fanorona.samples(damaged):
             pass
+
+
+def test_policy_columns_are_the_turns_played(games):
+    """action, depth, exploration and plies_left against the games themselves."""
+    s = concat(fanorona.samples(games, batch_size=97))
+    rows = 0
+    for g in fanorona.read_games(games):
+        replay = fanorona.Game()
+        for ply, (turn, depth, explore) in enumerate(zip(g.turns, g.depths, g.exploration)):
+            i = rows + ply
+            assert s["ply"][i] == ply and s["plies_left"][i] == len(g) - ply
+            assert s["action"][i] == replay.turn_actions(turn)[0]
+            assert s["depth"][i] == (depth or 0) and s["exploration"][i] == explore
+            replay.play(turn)
+        rows += len(g)
+    assert rows == len(s["action"])
+    assert s["exploration"].any() and (s["depth"] > 0).any()
+    # Mirrored rows carry the mirrored turn: the same first step seen in the mirrored position.
+    m = concat(fanorona.samples(games, mirror=True))
+    for i in np.flatnonzero(m["mirrored"])[:200]:
+        p = fanorona.Position.from_inputs(m["inputs"][i], "black" if m["stm"][i] else "white")
+        assert m["action"][i] in fanorona.Game(p).legal_actions()
+
+
+def test_the_split_is_the_trainers(games, tmp_path):
+    train = concat(fanorona.samples(games, split="train"))
+    val = concat(fanorona.samples(games, split="validation", val_fraction=0.1))
+    every = concat(fanorona.samples(games))
+    assert len(train["result"]) + len(val["result"]) == len(every["result"])
+    report = run_json("train", str(games), "-o", str(tmp_path / "t"), "--epochs", "1", "--hidden", "8")
+    assert report["data"]["train_samples"] == len(train["result"])
+    assert report["data"]["val_samples"] == len(val["result"])
+    assert report["data"]["val_games"] == len(set(val["game"].tolist())) > 0
+
+
+def test_workers_share_the_games_between_them(games, games2):
+    """samples(worker=(i, n)) for every i gives every sample of samples() once."""
+    key = lambda d: sorted(map(tuple, np.column_stack([d["ply"], d["plies_left"], d["action"],
+                                                       d["inputs"].sum(axis=1)]).tolist()))
+    every = concat(fanorona.samples([games, games2]))
+    for n in (1, 2, 3):
+        parts = [concat(fanorona.samples([games, games2], worker=(i, n))) for i in range(n)]
+        assert all(len(p["result"]) > 0 for p in parts)
+        assert sum(len(p["result"]) for p in parts) == len(every["result"])
+        assert key({k: np.concatenate([p[k] for p in parts]) for k in COLUMNS}) == key(every)
+    for bad in [(2, 2), (0, 0), (-1, 2)]:
+        with pytest.raises((ValueError, OverflowError)):
+            fanorona.samples(games, worker=bad)
+    with pytest.raises(ValueError, match="split"):
+        fanorona.samples(games, split="test")
+    with pytest.raises(ValueError, match="val_fraction"):
+        fanorona.samples(games, val_fraction=1.5)
+    with pytest.raises(ValueError, match="not an input encoding"):
+        fanorona.samples(games, encoding="pieces")

@@ -105,6 +105,10 @@ struct ExportArgs {
     /// npz: print the report as one JSON object.
     #[arg(long)]
     json: bool,
+    /// npz: the input encoding of `inputs`, threats (180 inputs, the trainer's default
+    /// model.encoding) or stones (90).
+    #[arg(long, default_value = "threats", value_parser = parse_encoding)]
+    encoding: fanorona_nn::Encoding,
     #[command(flatten)]
     samples: super::sample_args::SampleArgs,
 }
@@ -385,7 +389,14 @@ fn show(a: &ShowArgs) -> anyhow::Result<()> {
 
 fn export(a: &ExportArgs) -> anyhow::Result<()> {
     if a.format == Format::Npz {
-        return super::export_npz::run(&a.files, a.out.as_deref(), a.force, a.shard_size, &a.samples, a.json);
+        return super::export_npz::run(
+            &a.files,
+            a.out.as_deref(),
+            a.force,
+            a.shard_size,
+            (&a.samples, a.encoding),
+            a.json,
+        );
     }
     let write_all = |w: &mut dyn Write| -> anyhow::Result<u64> {
         let mut n = 0;
@@ -471,4 +482,8 @@ fn merge_cmd(a: &MergeArgs) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+fn parse_encoding(s: &str) -> Result<fanorona_nn::Encoding, String> {
+    s.parse().map_err(|e: fanorona_nn::FormatError| e.to_string())
 }

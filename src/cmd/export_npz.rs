@@ -10,13 +10,14 @@ use super::plural;
 use super::sample_args::SampleArgs;
 use crate::exit::bad_input;
 
-/// Exports the samples of `files` to `out` (or its shards) and reports what was written.
+/// Exports the samples of `files` (inputs in `encoding`) to `out` (or its shards) and reports
+/// what was written.
 pub fn run(
     files: &[PathBuf],
     out: Option<&Path>,
     force: bool,
     shard_size: Option<NonZeroU64>,
-    samples: &SampleArgs,
+    (samples, encoding): (&SampleArgs, fanorona_nn::Encoding),
     json: bool,
 ) -> anyhow::Result<()> {
     let Some(out) = out else {
@@ -27,7 +28,7 @@ pub fn run(
     };
     let config = samples.config()?;
     let existing = if force { Existing::Replace } else { Existing::Refuse };
-    let report = export_npz(files, config, out, shard_size, existing)?;
+    let report = export_npz(files, config, encoding, out, shard_size, existing)?;
     if json {
         println!("{}", serde_json::to_string(&report)?);
     } else {

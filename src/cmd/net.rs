@@ -108,6 +108,7 @@ fn load(path: &Path) -> anyhow::Result<Network> {
 fn info(a: &InfoArgs) -> anyhow::Result<()> {
     let net = load(&a.file)?;
     let quantised = QuantisedNetwork::new(&net).err().map(|e| e.to_string());
+    let engine = fanorona_nn::engine_check(&net).err().map(|e| e.to_string());
     let obj = serde_json::json!({
         "file": a.file.display().to_string(),
         "architecture": net.arch().to_string(),
@@ -119,6 +120,8 @@ fn info(a: &InfoArgs) -> anyhow::Result<()> {
         "checksum": format!("{:08x}", net.checksum()),
         "integer_inference": quantised.is_none(),
         "integer_inference_error": quantised,
+        "engine_loads": engine.is_none(),
+        "engine_error": engine,
     });
     let mut out = std::io::stdout().lock();
     if a.json {
@@ -133,6 +136,10 @@ fn info(a: &InfoArgs) -> anyhow::Result<()> {
     match &obj["integer_inference_error"] {
         serde_json::Value::String(e) => writeln!(out, "inference     floats ({e})")?,
         _ => writeln!(out, "inference     integers (quantised)")?,
+    }
+    match &obj["engine_error"] {
+        serde_json::Value::String(e) => writeln!(out, "engine        refuses it: {e}")?,
+        _ => writeln!(out, "engine        loads it")?,
     }
     Ok(())
 }
@@ -200,6 +207,8 @@ fn import(a: &ImportArgs) -> anyhow::Result<()> {
     if let Some(d) = &a.description {
         net.set_description(d.clone());
     }
+    // A network the engine would refuse is refused here, not at its first game.
+    fanorona_nn::engine_check(&net).map_err(|e| bad_input(a.file.display(), e))?;
     write_output(&a.out, a.force, &[&a.file], &net.to_bytes())?;
     eprintln!("wrote {} ({}, checksum {:08x})", a.out.display(), net.arch(), net.checksum());
     Ok(())

@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use fanorona_core::Position;
 use fanorona_core::Rng;
-use fanorona_data::{GameId, SampleConfig, Samples};
+use fanorona_data::{SampleConfig, Samples};
 use fanorona_nn::{Encoding, encode_into};
 use fanorona_tb::Tablebase;
 
@@ -27,25 +27,7 @@ pub(crate) struct Item {
     pub result: f32,
 }
 
-/// Which side of the split.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Split {
-    /// Games trained on.
-    Train,
-    /// Games held out.
-    Validation,
-}
-
-/// Whether game `id` is held out for validation: a hash of its identity, compared with
-/// `val_fraction`. Never depends on the training seed, the file's name or the other files, so
-/// every run over files holding that game puts it on the same side (a warm-started network
-/// never validates on games its parent trained on), and all the positions of a game fall on the
-/// same side.
-pub fn split_of(id: GameId, val_fraction: f64) -> Split {
-    let h = id.seed.wrapping_mul(0xff51_afd7_ed55_8ccd) ^ id.index.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    let x = Rng::new(h ^ 0xcbf2_9ce4_8422_2325).next_f64();
-    if x < val_fraction { Split::Validation } else { Split::Train }
-}
+pub use fanorona_data::{Split, split_of};
 
 /// The record files to read: every file given, and the record files anywhere under every
 /// directory given (recognised by their magic bytes, so that a loop or match run directory can
@@ -346,6 +328,7 @@ pub(crate) fn permutation(n: usize, rng: &mut Rng) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use fanorona_data::GameId;
 
     #[cfg(unix)]
     #[test]
