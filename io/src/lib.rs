@@ -9,6 +9,7 @@
 #![deny(missing_docs)]
 
 mod atomic;
+mod claim;
 mod error;
 pub mod output;
 
