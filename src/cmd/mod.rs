@@ -22,6 +22,7 @@ pub mod show;
 pub mod tb;
 #[cfg(feature = "train")]
 pub mod train;
+pub mod workers;
 
 use fanorona_core::{DrawRules, Position};
 
