@@ -184,6 +184,9 @@ fn rescore_game(
     record: &GameRecord,
     rules: DrawRules,
 ) -> Result<(GameRecord, u64, u64), RecordError> {
+    // A record is a claim: its turns and result checked against the rules, as on every way a
+    // game enters (PGN, upload, validate), before anything is copied.
+    record.validate()?;
     let mut out = record.clone();
     let mut game = Game::new(record.start, rules);
     player.new_game();
