@@ -163,7 +163,6 @@ fn worker_thread_counts_are_checked_and_bounded_in_memory() {
         vec!["data", "rescore", &games, "-o", &out, "-e", spec, "-t", "100000"],
         vec!["book", "analyse", "-o", &book, "-e", spec, "--plies", "1", "-t", "100000"],
         vec!["selfplay", "-n", "2", "-o", &out, "-t", "1025"],
-        vec!["tb", "generate", "--stones", "2", "--out", &book, "--threads", "5000"],
     ] {
         let o = run(&args, "", None);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o.stderr));

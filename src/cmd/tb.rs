@@ -38,7 +38,7 @@ struct GenerateArgs {
     #[arg(long)]
     out: PathBuf,
     /// Worker threads (0: one per core; at most 1024, or what the system allows).
-    #[arg(long, default_value_t = 0, value_parser = super::workers::parse)]
+    #[arg(long, default_value_t = 0)]
     threads: usize,
     /// Print one JSON summary instead of text.
     #[arg(long)]
