@@ -48,7 +48,7 @@ pub fn is_bad_input(err: &anyhow::Error) -> bool {
     err.chain().any(|e| {
         e.is::<BadInput>()
             || library_says_bad_input(e)
-            || e.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::NotFound)
+            || e.downcast_ref::<std::io::Error>().is_some_and(fanorona_io::is_bad_path)
     })
 }
 

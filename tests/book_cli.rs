@@ -311,3 +311,26 @@ fn a_fifo_or_directory_as_a_book_exits_2_unopened() {
     let e = bad(&["engine", "--book", s(dir.path())]);
     assert!(e.contains("a directory"), "{e}");
 }
+
+/// Every way a path can be bad is bad input (exit 2), a symlink loop included, through the one
+/// path-opening helper every command uses.
+#[cfg(unix)]
+#[test]
+fn a_symlink_loop_is_bad_input_everywhere() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    std::os::unix::fs::symlink(&b, &a).expect("symlink");
+    std::os::unix::fs::symlink(&a, &b).expect("symlink");
+    let a = a.display().to_string();
+    let out = dir.path().join("out.book").display().to_string();
+    for args in [
+        vec!["book", "show", &a],
+        vec!["book", "build", &a, "-o", &out],
+        vec!["data", "stats", &a],
+        vec!["data", "show", &a],
+    ] {
+        let o = fanorona(&args, "");
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
+        assert!(String::from_utf8_lossy(&o.stderr).contains("symbolic links"), "{args:?}");
+    }
+}

@@ -345,3 +345,35 @@ fn rescore_relabels_and_refuses_bad_input() {
     }
     assert!(!Path::new(&fresh).exists());
 }
+
+/// A record whose result the rules contradict (the winner swapped) is refused by `data
+/// rescore` (exit 2, naming the game) and `data validate`, as the same claim in PGN is by
+/// `pgn import`: one check for every way a game enters.
+#[test]
+fn a_result_the_rules_contradict_is_refused_by_every_entry() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let good = small_file(dir.path());
+    let mut reader = fanorona_data::RecordReader::open(Path::new(&good)).expect("open");
+    let header = reader.header().clone();
+    let mut recs: Vec<_> = reader.by_ref().map(|r| r.expect("record")).collect();
+    let Some(i) = recs.iter().position(|r| r.outcome.winner.is_some()) else { panic!("no decisive game") };
+    recs[i].outcome.winner = recs[i].outcome.winner.map(|c| !c);
+    let wrong = dir.path().join("wrong.bin");
+    let mut w = fanorona_data::RecordWriter::create(&wrong, &header).expect("create");
+    for r in &recs {
+        w.write(r).expect("write");
+    }
+    w.finish().expect("finish");
+    let wrong = wrong.display().to_string();
+    let out = dir.path().join("r.bin").display().to_string();
+    let o = fanorona(&["data", "rescore", &wrong, "-o", &out, "-e", "alphabeta:depth=1"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(&format!("record {i}")) && stderr(&o).contains("recorded outcome"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!Path::new(&out).exists());
+    let o = fanorona(&["data", "validate", &wrong]);
+    assert!(!o.status.success() && stdout(&o).contains("recorded outcome"), "{}{}", stdout(&o), stderr(&o));
+}

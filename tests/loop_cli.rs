@@ -318,6 +318,12 @@ fn values_a_later_stage_refuses_are_refused_at_the_start() {
         ("[gate]\ngames = 4\n", "gate.games", "[gate]\ngames = 1000000001\n"),
         ("[final_match]\ngames = 4\n", "final_match.games", "[final_match]\ngames = 2000000000\n"),
         ("[gate]\ngames = 4\n", "gate.opening_plies", "[gate]\nopening_plies = 0\ngames = 4\n"),
+        // A file the re-scoring search names, opened only when generation 2 trains before.
+        (
+            "[gate]\ngames = 4\n",
+            "train.rescore",
+            "[train]\nrescore = \"depth=1,book=/nonexistent\"\n[gate]\ngames = 4\n",
+        ),
     ] {
         let config = dir.path().join("bad.toml");
         assert!(TINY.contains(section));
@@ -357,4 +363,46 @@ fn an_endless_config_file_is_refused() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("/dev/zero") && err.contains("1 MiB"), "{err}");
     assert!(!out.exists());
+}
+
+/// `--resume` of a directory holding no run (a typo) is refused, not a fresh run started.
+#[test]
+fn resuming_a_directory_without_a_run_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    for out in [dir.path().join("typo"), dir.path().to_path_buf()] {
+        let o = loop_within(&[os("--resume"), os("--out"), out.as_os_str()], 30);
+        assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(&format!("nothing to resume in {}", out.display())), "{err}");
+    }
+    assert!(!dir.path().join("typo").exists());
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+/// A run stopped by a setting that cannot work goes on with the corrected value through
+/// `--resume --amend --config FIXED`: its loop.toml is replaced, the run finishes.
+#[test]
+fn a_run_stopped_by_a_config_error_resumes_amended() {
+    let dir = tempfile::tempdir().unwrap();
+    let one = TINY.replace("generations = 2", "generations = 1");
+    let bad = one.replace("[gate]\n", "[train]\nrescore = \"depth=1,book=/nonexistent\"\n[gate]\n");
+    let out = dir.path().join("run");
+    // A run directory saved with the bad value (as an older version let it start).
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::write(out.join("loop.toml"), &bad).unwrap();
+    let o = loop_within(&[os("--resume"), os("--out"), out.as_os_str()], 30);
+    assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("train.rescore"));
+    let fixed = dir.path().join("fixed.toml");
+    std::fs::write(&fixed, one.replace("[gate]\n", "[train]\nrescore = \"depth=1\"\n[gate]\n")).unwrap();
+    // Without --amend a differing --config is refused; with it, the run goes on.
+    let args = [os("--resume"), os("--config"), fixed.as_os_str(), os("--out"), out.as_os_str()];
+    let o = loop_within(&args, 30);
+    assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = loop_within(&[&args[..], &[os("--amend")]].concat(), 300);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("amended in"));
+    let saved = std::fs::read_to_string(out.join("loop.toml")).unwrap();
+    assert!(saved.contains("rescore = \"depth=1\""), "{saved}");
+    assert!(out.join("loop.done.json").is_file());
 }

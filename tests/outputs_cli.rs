@@ -159,3 +159,64 @@ fn a_run_killed_before_its_first_game_resumes() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("--resume"), "{}", stderr(&o));
 }
+
+/// Two `data rescore` runs writing the same output at once, the second started while the first
+/// writes: each either succeeds, its own output complete in place, or is refused (exit 2)
+/// naming the output; never a success with another run's or a damaged file. (Before the
+/// temporary was claimed, both wrote `OUT.part`: the faster renamed it and reported success,
+/// the output holding the slower run's records.)
+#[test]
+fn two_writers_of_one_output_never_damage_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let input = dir.path().join("in.bin");
+    let input = input.display().to_string();
+    let spec = "alphabeta:depth=1";
+    let o =
+        fanorona(&["selfplay", "-n", "40", "-o", &input, "--white", spec, "--black", spec, "-t", "1", "-q"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rescore = |out: &Path, depth: &str| {
+        let spec = format!("alphabeta:depth={depth}");
+        Command::new(env!("CARGO_BIN_EXE_fanorona"))
+            .args(["data", "rescore", &input, "-o", &out.display().to_string(), "-e", &spec, "-t", "1"])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("spawn")
+    };
+    // What each run writes alone: the slow one (depth 3) and the fast one (depth 2).
+    let reference = |depth| {
+        let p = dir.path().join(format!("ref{depth}.bin"));
+        assert!(rescore(&p, depth).wait().expect("wait").success());
+        std::fs::read(&p).expect("reference")
+    };
+    let (slow, fast) = (reference("3"), reference("2"));
+    assert_ne!(slow, fast);
+    for (round, delay_ms) in [(0, 100), (1, 300)] {
+        let out = dir.path().join(format!("out{round}.bin"));
+        let first = rescore(&out, "3");
+        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        let second = rescore(&out, "2");
+        let runs = [
+            (first.wait_with_output().expect("wait"), &slow),
+            (second.wait_with_output().expect("wait"), &fast),
+        ];
+        let written = std::fs::read(&out).expect("an output");
+        let mut winners = 0;
+        for (r, expected) in &runs {
+            if r.status.success() {
+                winners += 1;
+                assert!(
+                    written == **expected,
+                    "round {round}: a run reported success, the output is not its own"
+                );
+            } else {
+                assert_eq!(r.status.code(), Some(2), "round {round}: {}", stderr(r));
+                assert!(stderr(r).contains(&format!("out{round}.bin")), "round {round}: {}", stderr(r));
+            }
+        }
+        assert_eq!(winners, 1, "round {round}");
+        let v = fanorona(&["data", "validate", &out.display().to_string()]);
+        assert!(v.status.success(), "round {round}: {}", stderr(&v));
+        assert!(!dir.path().join(format!("out{round}.bin.part")).exists(), "round {round}");
+    }
+}

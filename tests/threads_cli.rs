@@ -146,3 +146,34 @@ fn bench_compares_threads_and_keeps_the_one_thread_signature() {
         assert!(two["threads"]["ratio"].as_f64().unwrap() > 0.0);
     }
 }
+
+/// Worker-thread counts share one check: past 1024 refused (exit 2) by every command; a large
+/// count that passes searches on at most the machine's cores, each worker's hash table built
+/// when it first searches, so 150 workers fit where 150 tables of 16 MiB would not.
+#[test]
+fn worker_thread_counts_are_checked_and_bounded_in_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("g.bin").display().to_string();
+    let spec = "alphabeta:depth=1";
+    let o = run(&["selfplay", "-n", "4", "-o", &games, "--white", spec, "--black", spec, "-q"], "", None);
+    assert!(o.status.success(), "{o:?}");
+    let out = dir.path().join("r.bin").display().to_string();
+    let book = dir.path().join("b.book").display().to_string();
+    for args in [
+        vec!["data", "rescore", &games, "-o", &out, "-e", spec, "-t", "100000"],
+        vec!["book", "analyse", "-o", &book, "-e", spec, "--plies", "1", "-t", "100000"],
+        vec!["selfplay", "-n", "2", "-o", &out, "-t", "1025"],
+    ] {
+        let o = run(&args, "", None);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o.stderr));
+        assert!(text(&o.stderr).contains("at most 1024"), "{args:?}: {}", text(&o.stderr));
+    }
+    // 150 workers under 1.5 GiB of address space (150 tables of 16 MiB are 2.4 GiB).
+    for args in [
+        vec!["data", "rescore", &games, "-o", &out, "-e", spec, "-t", "150"],
+        vec!["book", "analyse", "-o", &book, "-e", spec, "--plies", "1", "-t", "150"],
+    ] {
+        let o = run(&args, "", Some(SMALL_MEMORY_KIB));
+        assert!(o.status.success(), "{args:?}: {}", text(&o.stderr));
+    }
+}

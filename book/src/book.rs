@@ -1,7 +1,7 @@
 //! [`Book`]: a book file, checked once when opened by reading it through (so a book larger
 //! than memory is fine), then probed by binary search in the file.
 
-use std::fs::{self, File};
+use std::fs::File;
 use std::io::{BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -166,39 +166,11 @@ fn read_err(path: &Path) -> impl FnOnce(std::io::Error) -> BookError + '_ {
     move |source| BookError::Read { path: path.to_path_buf(), source }
 }
 
-/// What a path that is not a regular file is, for messages.
-fn kind_of(t: fs::FileType) -> &'static str {
-    if t.is_dir() {
-        return "a directory";
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if t.is_fifo() {
-            return "a FIFO";
-        }
-        if t.is_block_device() || t.is_char_device() {
-            return "a device";
-        }
-        if t.is_socket() {
-            return "a socket";
-        }
-    }
-    "not a regular file"
-}
-
-/// Opens a regular file (symlinks followed), checked before and after opening: a FIFO would
-/// wait for a writer forever.
+/// Opens a regular file (symlinks followed) with fanorona-io's one helper for inputs: a FIFO
+/// would wait for a writer forever.
 fn open_regular(path: &Path) -> Result<File, BookError> {
-    let not_regular = |t: fs::FileType| BookError::NotRegular { path: path.to_path_buf(), kind: kind_of(t) };
-    let meta = fs::metadata(path).map_err(read_err(path))?;
-    if !meta.is_file() {
-        return Err(not_regular(meta.file_type()));
-    }
-    let file = File::open(path).map_err(read_err(path))?;
-    let meta = file.metadata().map_err(read_err(path))?;
-    if !meta.is_file() {
-        return Err(not_regular(meta.file_type()));
-    }
-    Ok(file)
+    fanorona_io::open_regular(path).map_err(|e| match e {
+        fanorona_io::OpenError::Io(source) => BookError::Read { path: path.to_path_buf(), source },
+        fanorona_io::OpenError::NotRegular(kind) => BookError::NotRegular { path: path.to_path_buf(), kind },
+    })
 }

@@ -73,7 +73,7 @@ impl BookError {
     /// failing disk (exit 1).
     pub fn is_bad_input(&self) -> bool {
         match self {
-            BookError::Read { source, .. } => source.kind() == std::io::ErrorKind::NotFound,
+            BookError::Read { source, .. } => fanorona_io::is_bad_path(source),
             BookError::NotRegular { .. }
             | BookError::Damaged { .. }
             | BookError::IllegalTurn { .. }

@@ -266,9 +266,7 @@ impl DataError {
     /// replaced. Other I/O errors (a full disk, a permission) and encoding failures are not.
     pub fn is_bad_input(&self) -> bool {
         match self {
-            DataError::Io { source, .. } => {
-                matches!(source.kind(), std::io::ErrorKind::NotFound | std::io::ErrorKind::IsADirectory)
-            }
+            DataError::Io { source, .. } => fanorona_io::is_bad_path(source),
             DataError::Encode { .. } | DataError::JsonOut { .. } => false,
             _ => true,
         }

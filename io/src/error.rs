@@ -41,7 +41,7 @@ impl IoError {
     /// permission).
     pub fn is_bad_input(&self) -> bool {
         match self {
-            IoError::Io { source, .. } => source.kind() == std::io::ErrorKind::NotFound,
+            IoError::Io { source, .. } => crate::is_bad_path(source),
             IoError::Exists { .. } | IoError::Output { .. } => true,
         }
     }

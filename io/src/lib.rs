@@ -9,11 +9,14 @@
 #![deny(missing_docs)]
 
 mod atomic;
+mod claim;
 mod error;
+pub mod input;
 pub mod output;
 
 pub use atomic::{sync_dir, write_atomic, write_atomic_with};
 pub use error::IoError;
+pub use input::{OpenError, is_bad_path, open_regular};
 pub use output::{Existing, Output, part_path};
 
 // Every error type of the crate, each saying whether it is bad input (see

@@ -5,10 +5,17 @@
 //! through: a symlink is followed (its target is the output), and a FIFO or a device such as
 //! `/dev/null` is written directly, never replaced by a regular file. An existing regular file
 //! is replaced only when the caller says so.
+//!
+//! The temporary is held by one process at a time ([`Claim`]): a second writer of the same
+//! output is refused with a message naming it, never handed a file another process is
+//! writing or has just renamed into place. With [`Existing::Refuse`], the rename refuses too
+//! when another writer put the output in place meanwhile.
 
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 
 use crate::IoError;
+use crate::claim::Claim;
 
 /// What to do when the output exists already.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,8 +26,8 @@ pub enum Existing {
     Replace,
 }
 
-/// A checked output file.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A checked output file, its temporary claimed (see the module documentation).
+#[derive(Clone, Debug)]
 pub struct Output {
     /// The path as given (for messages).
     given: PathBuf,
@@ -30,7 +37,20 @@ pub struct Output {
     special: bool,
     /// Whether the target exists (as a regular file).
     exists: bool,
+    /// Whether an existing output may be replaced.
+    existing: Existing,
+    /// The hold on the temporary (none for a special file, or a special file in its place).
+    claim: Option<Arc<Claim>>,
 }
+
+impl PartialEq for Output {
+    fn eq(&self, other: &Output) -> bool {
+        (&self.given, &self.target, self.special, self.exists)
+            == (&other.given, &other.target, other.special, other.exists)
+    }
+}
+
+impl Eq for Output {}
 
 /// Symlinks followed at most (as Linux's `ELOOP` limit).
 const MAX_LINKS: usize = 40;
@@ -57,10 +77,13 @@ fn resolve(path: &Path) -> Result<PathBuf, IoError> {
 
 impl Output {
     /// Checks `path` as an output: a directory is refused; an existing regular file is refused
-    /// unless `existing` is [`Existing::Replace`].
+    /// unless `existing` is [`Existing::Replace`]. The temporary of a regular output is claimed
+    /// (created empty when missing, an existing one kept as it is) until the last clone of the
+    /// `Output` is dropped; one created and never written is removed then.
     ///
     /// # Errors
-    /// [`IoError::Exists`], [`IoError::Output`] or [`IoError::Io`].
+    /// [`IoError::Exists`], [`IoError::Output`] (also when another process is writing the same
+    /// output) or [`IoError::Io`].
     pub fn new(path: &Path, existing: Existing) -> Result<Output, IoError> {
         let (target, special, exists) = match std::fs::metadata(path) {
             Ok(m) if m.is_dir() => {
@@ -80,7 +103,26 @@ impl Output {
         if exists && !special && existing == Existing::Refuse {
             return Err(IoError::Exists { path: path.to_path_buf() });
         }
-        Ok(Output { given: path.to_path_buf(), target, special, exists })
+        let claim = if special { None } else { Claim::take(&part_path(&target))?.map(Arc::new) };
+        Ok(Output { given: path.to_path_buf(), target, special, exists, existing, claim })
+    }
+
+    /// Whether the temporary was there before this output claimed it: a killed or failed
+    /// run's (false for a special file).
+    pub fn found_part(&self) -> bool {
+        self.claim.as_ref().is_some_and(|c| c.found())
+    }
+
+    /// Renames `from` (a complete output of the same run, to be continued) to the temporary,
+    /// held like it.
+    ///
+    /// # Errors
+    /// [`IoError::Output`] when another process holds `from`; [`IoError::Io`].
+    pub fn adopt(&self, from: &Path) -> Result<(), IoError> {
+        match &self.claim {
+            Some(c) => c.adopt(from),
+            None => std::fs::rename(from, self.part()).map_err(|e| IoError::io(from, e)),
+        }
     }
 
     /// The path as given.
@@ -137,7 +179,31 @@ impl Output {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
             Err(e) => return Err(IoError::io(&self.target, e)),
         }
+        if self.existing == Existing::Refuse {
+            return self.commit_new();
+        }
         std::fs::rename(self.part(), &self.target).map_err(|e| IoError::io(&self.target, e))
+    }
+
+    /// Puts the temporary in place only if no output is there: a hard link made (which fails
+    /// when the name is taken), then the temporary removed. Where hard links cannot be made,
+    /// a check and a rename.
+    fn commit_new(&self) -> Result<(), IoError> {
+        let part = self.part();
+        match std::fs::hard_link(&part, &self.target) {
+            Ok(()) => std::fs::remove_file(&part).map_err(|e| IoError::io(&part, e)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Err(IoError::Output {
+                path: self.given.clone(),
+                what: format!(
+                    "was written by another process meanwhile; not replaced (the output is left in {})",
+                    part.display()
+                ),
+            }),
+            Err(_) if !self.target.exists() => {
+                std::fs::rename(&part, &self.target).map_err(|e| IoError::io(&self.target, e))
+            }
+            Err(_) => Err(IoError::Exists { path: self.given.clone() }),
+        }
     }
 
     /// Removes the temporary of a failed write (nothing for a special file).
@@ -202,6 +268,10 @@ mod tests {
         let o = Output::new(&p, Existing::Refuse).expect("new file");
         assert!(!o.existed() && !o.is_special());
         assert_eq!(o.write_path(), dir.path().join("x.bin.part"));
+        // A second writer while the first holds the temporary: refused, naming it.
+        let e = Output::new(&p, Existing::Replace).expect_err("a second writer");
+        assert!(e.to_string().contains("x.bin.part") && e.is_bad_input(), "{e}");
+        drop(o);
         std::fs::write(&p, b"keep").expect("write");
         assert!(matches!(Output::new(&p, Existing::Refuse), Err(IoError::Exists { .. })));
         let o = Output::new(&p, Existing::Replace).expect("replace");
@@ -209,6 +279,22 @@ mod tests {
         o.commit().expect("commit");
         assert_eq!(std::fs::read(&p).expect("read"), b"new");
         assert!(matches!(Output::new(dir.path(), Existing::Replace), Err(IoError::Output { .. })));
+    }
+
+    #[test]
+    fn a_new_output_is_not_put_over_one_written_meanwhile() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let p = dir.path().join("x.bin");
+        let o = Output::new(&p, Existing::Refuse).expect("new file");
+        std::fs::write(o.write_path(), b"late").expect("write");
+        std::fs::write(&p, b"first").expect("another writer's output");
+        let e = o.commit().expect_err("refused");
+        assert!(e.to_string().contains("meanwhile"), "{e}");
+        assert_eq!(std::fs::read(&p).expect("read"), b"first");
+        let o = Output::new(&dir.path().join("y.bin"), Existing::Refuse).expect("new file");
+        std::fs::write(o.write_path(), b"y").expect("write");
+        o.commit().expect("commit");
+        assert_eq!(std::fs::read_dir(dir.path()).expect("dir").count(), 3);
     }
 
     #[cfg(unix)]

@@ -444,6 +444,14 @@ impl LoopConfig {
             }
         }
         spec.build(0).map_err(|e| LoopError::Config(format!("selfplay.search: {e}")))?;
+        // The re-scoring search, with the baseline's evaluation (the best network's when it runs):
+        // the files it names are opened now.
+        if let Some(rescore) = &engines.rescore {
+            rescore
+                .with_eval(&engines.baseline)
+                .build(0)
+                .map_err(|e| LoopError::Config(format!("train.rescore: {e}")))?;
+        }
         // The matches: the match code's own bounds on the games and its openings parser.
         let matches = [
             ("gate", self.gate.games, self.gate.opening_plies, &engines.gate),

@@ -23,7 +23,7 @@ pub use config::{FinalStage, GateStage, LoopConfig, RulesSection, SelfplayStage,
 pub use error::{LoopError, MissingShard};
 pub use records::{Best, Event, RunRecord};
 pub use report::{GenerationSummary, Summary};
-pub use run::{finished, run};
+pub use run::{amend, finished, run};
 pub use stage::Stage;
 
 // Every error type of the crate, each saying whether it is bad input (see

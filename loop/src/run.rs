@@ -101,6 +101,35 @@ pub fn finished(out: &Path) -> Result<Option<u32>, LoopError> {
     Ok(read_marker::<Finished>(&out.join(FINISHED))?.map(|f| f.generations))
 }
 
+/// Replaces the saved configuration of the run in `out` by `config`, checked completely
+/// first: the way to go on with a run stopped by a setting that cannot work (`fanorona loop
+/// --resume --amend --config FIXED`). Stages already done are kept as they are; the stage in
+/// flight and those after it run with the new settings. Returns the keys that changed.
+///
+/// # Errors
+/// A bad configuration, a directory holding no run, fewer generations than the run has.
+pub fn amend(out: &Path, config: &LoopConfig) -> Result<Vec<&'static str>, LoopError> {
+    let saved = out.join("loop.toml");
+    let refuse = |what: String| LoopError::RunDir { path: out.to_path_buf(), what };
+    if !saved.is_file() {
+        return Err(refuse("nothing to resume: it holds no run (no loop.toml)".into()));
+    }
+    config.check()?;
+    // The saved configuration may be the one that fails its checks: then all of it is replaced.
+    let changed = match LoopConfig::from_file(&saved) {
+        Ok(old) if config.generations < old.generations => {
+            return Err(refuse(format!(
+                "the run has {} generations; an amended run may raise that count, not lower it to {}",
+                old.generations, config.generations
+            )));
+        }
+        Ok(old) => old.differences(config),
+        Err(_) => vec!["the whole configuration (the saved one fails its checks)"],
+    };
+    write_atomic(&saved, config.to_toml()?.as_bytes())?;
+    Ok(changed)
+}
+
 /// The configuration a resumed run goes on with: its saved one, with the generations of
 /// `asked` (which may only raise them). Any other setting of `asked` that differs from the
 /// saved one is refused, naming it: a run keeps its settings.

@@ -6,7 +6,6 @@
 use std::collections::{HashMap, HashSet};
 use std::ops::ControlFlow;
 use std::sync::atomic::AtomicBool;
-use std::sync::{Mutex, PoisonError};
 
 use fanorona_book::Entry;
 use fanorona_book::format::MAX_SCORE;
@@ -127,14 +126,14 @@ fn check(config: &AnalysisConfig) -> Result<(), SelfplayError> {
 
 /// One searching player per worker thread ([`crate::rescore::players`]), reused search after
 /// search (`new_game` before each, so that a search does not depend on the ones before it).
-fn players(engine: &PlayerSpec, threads: usize) -> Result<Vec<Mutex<Box<dyn Player>>>, SelfplayError> {
+fn players(engine: &PlayerSpec, threads: usize) -> Result<crate::rescore::Players, SelfplayError> {
     let PlayerSpec::AlphaBeta(ab) = engine else {
         return Err(SelfplayError::Config(format!("{engine} does not search: give an alphabeta spec")));
     };
     if ab.book.is_some() {
         return Err(SelfplayError::Config(format!("{engine} plays from a book: the analysis must search")));
     }
-    crate::rescore::players(engine, threads)
+    crate::rescore::Players::new(engine, threads)
 }
 
 /// Every legal turn of every position of `level` (turns with the same effect once).
@@ -158,12 +157,12 @@ fn tasks_of(level: &[Position]) -> Vec<Task> {
 /// The score of each task's turn for the side that plays it, in task order.
 fn search_all(
     tasks: &[Task],
-    players: &[Mutex<Box<dyn Player>>],
+    players: &crate::rescore::Players,
     progress: &mut dyn FnMut(u64),
 ) -> Result<Vec<i32>, SelfplayError> {
     let mut scores = Vec::with_capacity(tasks.len());
     let make = |k: usize| -> Result<_, SelfplayError> {
-        let mut player = players[k].lock().unwrap_or_else(PoisonError::into_inner);
+        let mut player = players.lock(k)?;
         Ok(move |i: u64, _: &AtomicBool| Some(Ok(turn_score(player.as_mut(), &tasks[i as usize].child))))
     };
     let threads = players.len().min(tasks.len()).max(1);

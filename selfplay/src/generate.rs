@@ -76,7 +76,7 @@ pub fn generate(
             what: "it is not a regular file (a FIFO or a device): nothing to continue".into(),
         });
     }
-    if !output.is_special() && start == Start::New && part.exists() {
+    if start == Start::New && output.found_part() {
         return Err(SelfplayError::Resume {
             path: part.clone(),
             what: "an interrupted run left it: continue it with --resume, or start over with --force".into(),
@@ -189,7 +189,7 @@ fn open_writer(config: &SelfplayConfig, output: &Output, resume: bool) -> Result
             }
             if path != part {
                 // A complete file of the same run: continue it under the temporary name.
-                std::fs::rename(&path, &part).map_err(|e| io(&path, e))?;
+                output.adopt(&path).map_err(DataError::from)?;
             }
             let (w, info) = RecordWriter::append(&part)?;
             if info.records > config.games {

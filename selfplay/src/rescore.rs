@@ -5,7 +5,7 @@
 use std::ops::ControlFlow;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
 
 use fanorona_core::{DrawRules, Game};
 use fanorona_data::ordered::{Workers, run_ordered};
@@ -49,7 +49,7 @@ pub fn rescore(
 ) -> Result<RescoreReport, SelfplayError> {
     let reader = RecordReader::open(input)?;
     let threads = if threads == 0 { rayon::current_num_threads() } else { threads };
-    let players = players(search, threads)?;
+    let players = Players::new(search, threads)?;
     let output = Output::new(out, existing).map_err(DataError::from)?;
     if output.clobbers(input) {
         return Err(SelfplayError::Config(format!(
@@ -69,27 +69,51 @@ pub fn rescore(
     }
 }
 
-/// One searching player per worker thread, built once for the whole file (a network player
-/// reads its file when built) and reused game after game: `new_game` makes each game's
-/// search independent of the games before it.
-pub(crate) fn players(
-    search: &PlayerSpec,
-    threads: usize,
-) -> Result<Vec<Mutex<Box<dyn Player>>>, SelfplayError> {
-    (0..threads.max(1))
-        .map(|_| {
-            let p = search
-                .build(0)
-                .map_err(|source| SelfplayError::Player { spec: search.to_string(), source })?;
-            Ok(Mutex::new(p))
-        })
-        .collect()
+/// One searching player per worker thread, reused game after game (`new_game` makes each
+/// game's search independent of the games before it). The workers that search are held to the
+/// machine's cores (more cannot search faster, and the output does not depend on their
+/// number), and each worker's player (its hash table, a network read from its file) is built
+/// when the worker first searches: memory grows with the work, not with the count asked for.
+pub(crate) struct Players {
+    spec: PlayerSpec,
+    slots: Vec<OnceLock<Mutex<Box<dyn Player>>>>,
+}
+
+impl Players {
+    /// Players for `threads` workers (at least 1, at most the cores), the first built now so
+    /// that a spec that cannot be built is refused before any work.
+    pub(crate) fn new(spec: &PlayerSpec, threads: usize) -> Result<Players, SelfplayError> {
+        let n = threads.clamp(1, fanorona_engine::search::available_threads());
+        let players = Players { spec: spec.clone(), slots: (0..n).map(|_| OnceLock::new()).collect() };
+        drop(players.lock(0)?);
+        Ok(players)
+    }
+
+    /// How many workers search.
+    pub(crate) fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Worker `k`'s player, built on its first use.
+    pub(crate) fn lock(&self, k: usize) -> Result<MutexGuard<'_, Box<dyn Player>>, SelfplayError> {
+        let build = || {
+            self.spec.build(0).map_err(|source| SelfplayError::Player { spec: self.spec.to_string(), source })
+        };
+        let slot = &self.slots[k.min(self.slots.len() - 1)];
+        if slot.get().is_none() {
+            let _ = slot.set(Mutex::new(build()?));
+        }
+        match slot.get() {
+            Some(m) => Ok(m.lock().unwrap_or_else(PoisonError::into_inner)),
+            None => Err(SelfplayError::Config(format!("{}: no player for worker {k}", self.spec))),
+        }
+    }
 }
 
 fn write_rescored(
     mut reader: RecordReader,
     output: &Output,
-    players: &[Mutex<Box<dyn Player>>],
+    players: &Players,
     progress: &mut dyn FnMut(u64),
 ) -> Result<RescoreReport, SelfplayError> {
     let rules = recorded_rules(&reader.header().config);
@@ -111,7 +135,7 @@ fn write_rescored(
         let (batch, path) = (&batch, &path);
         // Worker k searches with player k, whatever the batch.
         let make = |k: usize| -> Result<_, SelfplayError> {
-            let mut player = players[k].lock().unwrap_or_else(PoisonError::into_inner);
+            let mut player = players.lock(k)?;
             Ok(move |i: u64, _: &AtomicBool| {
                 Some(rescore_game(player.as_mut(), &batch[i as usize], rules).map_err(|source| {
                     DataError::Record { path: path.clone(), record: first + i, source }.into()
@@ -160,6 +184,9 @@ fn rescore_game(
     record: &GameRecord,
     rules: DrawRules,
 ) -> Result<(GameRecord, u64, u64), RecordError> {
+    // A record is a claim: its turns and result checked against the rules, as on every way a
+    // game enters (PGN, upload, validate), before anything is copied.
+    record.validate()?;
     let mut out = record.clone();
     let mut game = Game::new(record.start, rules);
     player.new_game();

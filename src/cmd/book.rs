@@ -72,8 +72,8 @@ struct AnalyseArgs {
     /// Keep a turn when its score is within this many centi-stones of the position's best.
     #[arg(long, default_value_t = 30, allow_negative_numbers = true)]
     margin: i32,
-    /// Worker threads (0: one per core).
-    #[arg(short, long, default_value_t = 0)]
+    /// Worker threads (0: one per core; at most 1024, searching on at most one per core).
+    #[arg(short, long, default_value_t = 0, value_parser = super::workers::parse)]
     threads: usize,
     /// Replace an existing book.
     #[arg(long)]

@@ -152,8 +152,8 @@ struct MatchArgs {
 use fanorona_eval::MAX_GAMES;
 /// The largest --log-limit, in MiB (a TiB).
 const MAX_LOG_MIB: u64 = 1 << 20;
-/// Games played at once at most.
-const MAX_CONCURRENCY: usize = 1024;
+/// Games played at once at most: the bound of every worker-thread count.
+use super::workers::MAX_WORKERS as MAX_CONCURRENCY;
 
 impl MatchArgs {
     fn engines(&self) -> anyhow::Result<Vec<EngineSpec>> {

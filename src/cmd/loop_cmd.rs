@@ -32,6 +32,11 @@ pub struct Args {
     /// run is left as it is).
     #[arg(long)]
     resume: bool,
+    /// With --resume and --config: replace the run's saved configuration by the file's (checked
+    /// first), for a run stopped by a setting that cannot work; stages already done are kept,
+    /// the others run with the new settings.
+    #[arg(long, requires_all = ["resume", "config"])]
+    amend: bool,
     /// Print the final summary as JSON.
     #[arg(long)]
     json: bool,
@@ -120,10 +125,36 @@ pub fn run_cmd(args: &Args) -> anyhow::Result<()> {
 /// must otherwise agree with the saved settings.
 fn resolve(args: &Args) -> anyhow::Result<LoopConfig> {
     let saved_path = args.out.join("loop.toml");
+    if args.resume && !saved_path.exists() {
+        return Err(bad_input(
+            "--resume",
+            format!(
+                "nothing to resume in {}: it holds no run (no loop.toml); start a run there without --resume",
+                args.out.display()
+            ),
+        ));
+    }
     let file = match &args.config {
         Some(p) => Some(LoopConfig::from_file_explicit(p).map_err(|e| bad_input("--config", e))?),
         None => None,
     };
+    if let (true, Some((file, explicit))) = (args.amend && !args.print_config, &file) {
+        let mut fixed = file.clone();
+        // The run's own count unless the command line or the file sets one.
+        let saved_generations = LoopConfig::from_file(&saved_path).map(|c| c.generations);
+        fixed.generations =
+            args.generations.or(*explicit).or(saved_generations.ok()).unwrap_or(fixed.generations);
+        let changed = fanorona_loop::amend(&args.out, &fixed).context("loop --amend")?;
+        eprintln!(
+            "{}: the run's configuration amended{}",
+            saved_path.display(),
+            if changed.is_empty() {
+                " (nothing changed)".to_string()
+            } else {
+                format!(" in {}", changed.join(", "))
+            }
+        );
+    }
     let mut config = if args.resume && saved_path.exists() {
         let saved = LoopConfig::from_file(&saved_path)
             .map_err(|e| bad_input(format!("the run's configuration {}", saved_path.display()), e))?;

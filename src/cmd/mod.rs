@@ -23,6 +23,7 @@ pub mod solve;
 pub mod tb;
 #[cfg(feature = "train")]
 pub mod train;
+pub mod workers;
 
 use fanorona_core::{DrawRules, Position};
 

@@ -34,8 +34,8 @@ pub struct Args {
     json: bool,
 }
 
-/// Threads at most.
-const MAX_THREADS: usize = 1024;
+/// Threads at most: the bound of every worker-thread count.
+use super::workers::MAX_WORKERS as MAX_THREADS;
 
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let pos = super::parse_position(args.position.as_deref())?;

@@ -21,8 +21,9 @@ pub struct Args {
     /// The searching engine, an alpha-beta spec, e.g. `alphabeta:depth=2,eval=net:best.fnet`.
     #[arg(long, short)]
     engine: String,
-    /// Worker threads (0: one per core). Does not change the output.
-    #[arg(long, short, default_value_t = 0)]
+    /// Worker threads (0: one per core; at most 1024, searching on at most one per core).
+    /// Does not change the output.
+    #[arg(long, short, default_value_t = 0, value_parser = super::workers::parse)]
     threads: usize,
     /// Replace an existing output file.
     #[arg(long)]

@@ -36,8 +36,8 @@ pub struct Args {
     /// Black's player spec.
     #[arg(long, default_value = DEFAULT_SPEC)]
     black: String,
-    /// Worker threads (0: one per core). Does not change the output.
-    #[arg(long, short = 't', default_value_t = 0)]
+    /// Worker threads (0: one per core; at most 1024). Does not change the output.
+    #[arg(long, short = 't', default_value_t = 0, value_parser = super::workers::parse)]
     threads: usize,
     /// The run's seed.
     #[arg(long, default_value_t = 1)]

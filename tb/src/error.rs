@@ -11,7 +11,7 @@ impl TbError {
     /// write failure, threads).
     pub fn is_bad_input(&self) -> bool {
         match self {
-            TbError::Read { source, .. } => source.kind() == std::io::ErrorKind::NotFound,
+            TbError::Read { source, .. } => fanorona_io::is_bad_path(source),
             TbError::Write { .. } | TbError::Threads(_) | TbError::DtcOverflow { .. } => false,
             _ => true,
         }

@@ -117,27 +117,6 @@ pub fn read_header(path: &Path) -> Result<Header, TbError> {
     parse_header(path, &h)
 }
 
-/// What a path that is not a regular file is, for messages.
-fn kind_of(t: fs::FileType) -> &'static str {
-    if t.is_dir() {
-        return "a directory";
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if t.is_fifo() {
-            return "a FIFO";
-        }
-        if t.is_socket() {
-            return "a socket";
-        }
-        if t.is_block_device() || t.is_char_device() {
-            return "a device";
-        }
-    }
-    "not a regular file"
-}
-
 /// Opens a table file for reading, refusing anything but a regular file (symlinks followed)
 /// before opening it: opening a FIFO would wait for a writer forever, and a directory or a
 /// device is no table.
@@ -145,18 +124,10 @@ fn kind_of(t: fs::FileType) -> &'static str {
 /// # Errors
 /// [`TbError::NotRegular`] naming the path, or [`TbError::Read`].
 pub fn open_regular(path: &Path) -> Result<File, TbError> {
-    let not_regular = |t: fs::FileType| TbError::NotRegular { path: path.to_path_buf(), kind: kind_of(t) };
-    let meta = fs::metadata(path).map_err(read_err(path))?;
-    if !meta.is_file() {
-        return Err(not_regular(meta.file_type()));
-    }
-    let file = File::open(path).map_err(read_err(path))?;
-    // Replaced between the check and the open: check what was opened too.
-    let meta = file.metadata().map_err(read_err(path))?;
-    if !meta.is_file() {
-        return Err(not_regular(meta.file_type()));
-    }
-    Ok(file)
+    fanorona_io::open_regular(path).map_err(|e| match e {
+        fanorona_io::OpenError::Io(source) => TbError::Read { path: path.to_path_buf(), source },
+        fanorona_io::OpenError::NotRegular(kind) => TbError::NotRegular { path: path.to_path_buf(), kind },
+    })
 }
 
 fn parse_header(path: &Path, h: &[u8; HEADER_LEN]) -> Result<Header, TbError> {

@@ -243,6 +243,14 @@ impl Catalog {
         if ix.games.is_empty() {
             return Err(ApiError::bad(format!("{file_name}: there are no games in it")));
         }
+        // Every game against the rules (GameRecord::validate, the check of every way a game
+        // enters: PGN, import, rescore, validate): a result the rules contradict is refused.
+        let reader =
+            RecordReader::new(&bytes[..], Path::new(file_name)).map_err(|e| ApiError::bad(format!("{e}")))?;
+        for (n, rec) in reader.enumerate() {
+            let rec = rec.map_err(|e| ApiError::bad(format!("{file_name}: damaged record file: {e}")))?;
+            rec.validate().map_err(|e| ApiError::bad(format!("{file_name}: game {n}: {e}")))?;
+        }
         let games = ix.games.len();
         let n = self.uploads.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
         let name = format!("upload {n}: {file_name}");

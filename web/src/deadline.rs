@@ -11,12 +11,22 @@ use std::time::{Duration, Instant};
 pub struct DeadlineReader<'a> {
     stream: &'a TcpStream,
     until: Instant,
+    /// With a pace, each byte read moves the deadline later by `1 / pace` s: a minimum
+    /// transfer rate, the time earned by what arrives, never by what is announced.
+    pace: Option<u64>,
 }
 
 impl<'a> DeadlineReader<'a> {
     /// Reads `stream` until `until`.
     pub fn new(stream: &'a TcpStream, until: Instant) -> DeadlineReader<'a> {
-        DeadlineReader { stream, until }
+        DeadlineReader { stream, until, pace: None }
+    }
+
+    /// Sets the deadline to `until`, moved later by a second for every `bytes_per_sec` bytes
+    /// read from now on.
+    pub fn set_pace(&mut self, until: Instant, bytes_per_sec: u64) {
+        self.until = until;
+        self.pace = Some(bytes_per_sec.max(1));
     }
 
     /// Moves the deadline (later, for a body, or earlier).
@@ -45,6 +55,13 @@ impl Read for DeadlineReader<'_> {
                     }
                 }
                 Err(e) if e.kind() == ErrorKind::Interrupted => {}
+                Ok(n) => {
+                    if let Some(rate) = self.pace {
+                        let earned = Duration::from_nanos((n as u64).saturating_mul(1_000_000_000) / rate);
+                        self.until += earned;
+                    }
+                    return Ok(n);
+                }
                 r => return r,
             }
         }

@@ -124,7 +124,8 @@ fn io(e: std::io::Error) -> ReadError {
 
 /// Reads one request from `stream`, its body bounded by [`body_bound`] (refused from its
 /// `Content-Length`, before it is read), within the deadlines of `timeouts`: the head within
-/// [`Timeouts::request`] from `start`, the body within [`Timeouts::body`] from the head's end.
+/// [`Timeouts::request`] from `start`, the body within [`Timeouts::request`] from the head's
+/// end plus a second per [`BODY_BYTES_PER_SEC`](crate::timeouts::BODY_BYTES_PER_SEC) received.
 ///
 /// # Errors
 /// [`ReadError::Bad`] for a malformed request or an oversized head, [`ReadError::TooLarge`]
@@ -190,7 +191,13 @@ pub fn read_request(stream: &TcpStream, timeouts: &Timeouts, start: Instant) -> 
             return Err(bad(411, "chunked request bodies are not accepted: send Content-Length"));
         }
     }
-    reader.get_mut().get_mut().set_deadline(Instant::now() + timeouts.body(content_length as u64));
+    // The body's time is earned by what arrives (a minimum transfer rate), not by the length
+    // announced: a client that declares 8 MiB and sends nothing is cut off as soon as one
+    // that declares nothing.
+    reader
+        .get_mut()
+        .get_mut()
+        .set_pace(Instant::now() + timeouts.request, crate::timeouts::BODY_BYTES_PER_SEC);
     let mut body = vec![0u8; content_length];
     reader.read_exact(&mut body).map_err(io)?;
     Ok(Request { method, path, query, host, content_type, body })

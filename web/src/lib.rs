@@ -16,6 +16,7 @@ pub mod error;
 pub mod hangup;
 pub mod http;
 pub mod levels;
+pub mod peers;
 pub mod server;
 pub mod slots;
 pub mod timeouts;

@@ -15,6 +15,7 @@ use crate::catalog::{Catalog, CatalogError};
 use crate::hangup::HangUpWatch;
 use crate::http::{self, ReadError, Response};
 use crate::levels::Level;
+use crate::peers::Peers;
 use crate::slots::EngineSlots;
 use crate::timeouts::Timeouts;
 
@@ -212,12 +213,26 @@ impl Server {
     /// Serves until the process ends.
     pub fn run(self) {
         let active = Arc::new(AtomicUsize::new(0));
+        let peers = Peers::default();
         for stream in self.listener.incoming() {
             let Ok(mut stream) = stream else { continue };
+            let busy = |stream: &mut TcpStream, what: &str| {
+                let busy = crate::error::ApiError::busy(what);
+                let _ = stream.set_write_timeout(Some(Duration::from_secs(1)));
+                let _ = http::write_response(stream, &Response::json_status(503, &busy.to_json()));
+            };
+            // One address holds at most its share of the connections.
+            let held = match stream.peer_addr().map(|a| peers.enter(a.ip())) {
+                Ok(Some(held)) => held,
+                Ok(None) => {
+                    busy(&mut stream, "too many connections from your address");
+                    continue;
+                }
+                Err(_) => continue,
+            };
             if active.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
                 active.fetch_sub(1, Ordering::SeqCst);
-                let busy = crate::error::ApiError::busy("too many connections");
-                let _ = http::write_response(&mut stream, &Response::json_status(503, &busy.to_json()));
+                busy(&mut stream, "too many connections");
                 continue;
             }
             let state = Arc::clone(&self.state);
@@ -225,6 +240,7 @@ impl Server {
             let spawned = std::thread::Builder::new().name("connection".into()).spawn(move || {
                 serve(&state, stream);
                 counter.fetch_sub(1, Ordering::SeqCst);
+                drop(held);
             });
             if spawned.is_err() {
                 active.fetch_sub(1, Ordering::SeqCst);
@@ -260,6 +276,12 @@ fn serve(state: &State, mut stream: TcpStream) {
             let caught =
                 std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| answer(state, &req, &gone)));
             drop(watch);
+            if gone.load(Ordering::SeqCst) {
+                // The client hung up or shut down its side while its turn was computed: the
+                // turn was cut short, so it is not answered at all (never a 200 carrying a
+                // weaker result than the one asked for).
+                return;
+            }
             let mut r = caught.unwrap_or_else(|_| {
                 let e = crate::error::ApiError::internal(format!("the server failed answering {}", req.path));
                 Response::json_status(500, &e.to_json())

@@ -3,8 +3,9 @@
 
 use std::time::Duration;
 
-/// The body bytes a client must send per second, beyond [`Timeouts::request`], before its
-/// request is cut off (64 KiB/s: the largest upload, 8 MiB, may take 10 s + 128 s).
+/// The minimum transfer rate of a request body: each 64 KiB received earns a second beyond
+/// [`Timeouts::request`] (the largest upload, 8 MiB, may take 10 s + 128 s when its bytes keep
+/// arriving; a body that stops arriving is cut off within [`Timeouts::request`]).
 pub const BODY_BYTES_PER_SEC: u64 = 64 * 1024;
 
 /// How long the server waits on its clients.
@@ -12,7 +13,7 @@ pub const BODY_BYTES_PER_SEC: u64 = 64 * 1024;
 pub struct Timeouts {
     /// The longest a client may take to send a request's head (request line and headers),
     /// from its connection; its body then gets as long again plus a second per
-    /// [`BODY_BYTES_PER_SEC`] of its `Content-Length`. A client over either deadline is
+    /// [`BODY_BYTES_PER_SEC`] received (never for what `Content-Length` announces). A client over either deadline is
     /// answered 408 and its connection closed, freeing its slot. Default 10 s.
     pub request: Duration,
     /// The longest an analysis search (`POST /api/search`) runs without being polled
@@ -29,8 +30,8 @@ impl Default for Timeouts {
 }
 
 impl Timeouts {
-    /// How long the body of `len` bytes may take, once the head is read: [`Timeouts::request`]
-    /// plus a second per [`BODY_BYTES_PER_SEC`].
+    /// The longest the body of `len` bytes may take, once the head is read, when it arrives at
+    /// the minimum rate: [`Timeouts::request`] plus a second per [`BODY_BYTES_PER_SEC`].
     pub fn body(&self, len: u64) -> Duration {
         self.request.saturating_add(Duration::from_secs(len.div_ceil(BODY_BYTES_PER_SEC)))
     }

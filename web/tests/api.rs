@@ -778,3 +778,25 @@ fn games_download_as_pgn() {
     assert!(r.error().contains("resigned"));
     assert_eq!(get(addr, "/api/pgn").status, 405);
 }
+
+/// An uploaded record whose result the rules contradict is refused (400), as the same claim in
+/// PGN is: one check for every way a game enters.
+#[test]
+fn an_upload_whose_result_contradicts_the_rules_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, recs) = write_games(dir.path());
+    let mut wrong = recs[0].clone();
+    wrong.outcome.winner = wrong.outcome.winner.map(|c| !c);
+    assert!(wrong.outcome.winner.is_some());
+    let path = dir.path().join("wrong.bin");
+    let header = fanorona_data::Header::new("test", fanorona_data::Kind::SelfPlay, "{}", 1);
+    let mut w = fanorona_data::RecordWriter::create(&path, &header).unwrap();
+    w.write(&recs[1]).unwrap();
+    w.write(&wrong).unwrap();
+    w.finish().unwrap();
+    let addr = serve(Config::default());
+    let r = upload(addr, "wrong.bin", &std::fs::read(&path).unwrap());
+    assert_eq!(r.status, 400, "{}", r.error());
+    assert!(r.error().starts_with("wrong.bin: game 1: ") && r.error().contains("rules"), "{}", r.error());
+    assert_eq!(get(addr, "/api/files").json()["files"], json!([]));
+}
