@@ -6,6 +6,7 @@ pub mod book;
 pub mod data;
 pub mod engine;
 pub mod eval;
+pub mod eval_replay;
 pub mod export_jsonl;
 pub mod export_npz;
 #[cfg(feature = "train")]
@@ -19,9 +20,11 @@ pub mod sample_args;
 pub mod selfplay;
 pub mod serve;
 pub mod show;
+pub mod suite;
 pub mod tb;
 #[cfg(feature = "train")]
 pub mod train;
+pub mod tune;
 
 use fanorona_core::{DrawRules, Position};
 
