@@ -420,7 +420,7 @@ mod tests {
         let a = after(&["d3e3+"]).to_string();
         let e = err(&suite_text(&[format!("{start} +3"), format!("{a} x")]));
         assert_eq!(e, "suite s.suite: entry 2 (line 5): damaged: the score \"x\" is not a number");
-        let e = err(&suite_text(&[format!("{start}")]));
+        let e = err(&suite_text(std::slice::from_ref(&start)));
         assert!(e.contains("entry 1 (line 4): damaged: 2 fields"), "{e}");
         let e = err(&suite_text(&["BBBBBBBBB/BBBBBBBBB/BWBW1BWBW/WWWWWWWWW w 0".into()]));
         assert!(e.contains("entry 1 (line 4): illegal: not a position"), "{e}");

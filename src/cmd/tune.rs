@@ -27,6 +27,10 @@ pub struct Args {
     /// Games played at once (instead of the file's `concurrency`).
     #[arg(short, long)]
     concurrency: Option<usize>,
+    /// Check the tuning file and print the schedule (each number's perturbation and step at
+    /// the first and last iteration), playing nothing.
+    #[arg(long, conflicts_with_all = ["out", "resume"])]
+    check: bool,
     /// Print one JSON summary instead of text.
     #[arg(long)]
     json: bool,
@@ -42,6 +46,10 @@ pub struct Args {
 pub fn run(a: &Args) -> anyhow::Result<()> {
     if let Some(iter_dir) = &a.shard_task {
         return shard_task(iter_dir, a.concurrency);
+    }
+    if a.check {
+        let file = a.config.as_deref().ok_or_else(|| bad_input("--check", "give the tuning file"))?;
+        return check(&read_config(file)?, a.json);
     }
     let out = a.out.as_deref().ok_or_else(|| bad_input("tune", "-o DIR (the run directory) is required"))?;
     let mut config = load(a, out)?;
@@ -168,6 +176,58 @@ fn summary(a: &Args, out: &Path, history: &History) -> anyhow::Result<()> {
         writeln!(stdout, "  {:<12} {:>9.2} (start {}, {}..{})", p.name, v, p.start, p.min, p.max)?;
     }
     writeln!(stdout, "tuned: {}", tuned_spec(history))?;
+    Ok(())
+}
+
+/// `--check`: the schedule of every number at the first and the last iteration.
+fn check(config: &TuneConfig, json: bool) -> anyhow::Result<()> {
+    let theta: Vec<f64> = config.params.iter().map(|p| p.start).collect();
+    let steps = [0, config.iterations - 1].map(|i| fanorona_tune::spsa::step(config, &theta, i));
+    let mut stdout = std::io::stdout().lock();
+    let rows: Vec<serde_json::Value> = config
+        .params
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            serde_json::json!({
+                "name": p.name, "start": p.start, "min": p.min, "max": p.max,
+                "c_first": steps[0].c[i], "c_last": steps[1].c[i],
+                "step_per_game_first": steps[0].r[i] * steps[0].c[i],
+                "step_per_game_last": steps[1].r[i] * steps[1].c[i],
+            })
+        })
+        .collect();
+    if json {
+        writeln!(
+            stdout,
+            "{}",
+            serde_json::json!({ "pairs": config.iterations * config.pairs, "params": rows })
+        )?;
+        return Ok(());
+    }
+    writeln!(
+        stdout,
+        "{} iterations of {} pairs ({} games), {} numbers; perturbation c_k and move per game won a_k/c_k, first and last iteration:",
+        config.iterations,
+        config.pairs,
+        config.iterations * config.pairs * 2,
+        config.params.len()
+    )?;
+    for r in &rows {
+        let f = |k: &str| r[k].as_f64().unwrap_or(0.0);
+        writeln!(
+            stdout,
+            "  {:<12} start {:>7} in {}..{}: c {:.2} -> {:.2}, move {:.4} -> {:.4}",
+            r["name"].as_str().unwrap_or(""),
+            f("start"),
+            f("min"),
+            f("max"),
+            f("c_first"),
+            f("c_last"),
+            f("step_per_game_first"),
+            f("step_per_game_last")
+        )?;
+    }
     Ok(())
 }
 

@@ -769,7 +769,8 @@ impl Searcher {
     #[inline(always)]
     fn reverse_futility(&mut self, pos: &Position, depth: i32, beta: i32, pv_node: bool) -> Option<i32> {
         let k = &self.settings.knobs;
-        if pv_node || depth > k.rfp_depth || beta.abs() >= FORCED {
+        // A side without a turn has lost, whatever its stones are worth.
+        if pv_node || depth > k.rfp_depth || beta.abs() >= FORCED || !has_paika_move(pos) {
             return None;
         }
         let margin = k.rfp_margin * depth;
