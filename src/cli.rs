@@ -42,6 +42,11 @@ enum Command {
     Solve(cmd::solve::Args),
     /// Opening books: build one from games, show a position's turns.
     Book(cmd::book::Args),
+    /// Opening suites by analysis: build one (positions a few turns in, kept by their score),
+    /// check one.
+    Suite(cmd::suite::Args),
+    /// Tune numbers of an engine spec by SPSA games (search knobs, handcrafted weights).
+    Tune(cmd::tune::Args),
     /// Network files: info, a position's evaluation, safetensors export and import.
     Net(cmd::net::Args),
     /// Train the value network on record files (burn), exported for `eval=net:PATH`.
@@ -70,6 +75,8 @@ pub fn run() -> anyhow::Result<()> {
         Command::Tb(a) => cmd::tb::run(a),
         Command::Solve(a) => cmd::solve::run(a),
         Command::Book(a) => cmd::book::run(a),
+        Command::Suite(a) => cmd::suite::run(a),
+        Command::Tune(a) => cmd::tune::run(a),
         Command::Net(a) => cmd::net::run(a),
         #[cfg(feature = "train")]
         Command::Train(a) => cmd::train::run(a),

@@ -69,6 +69,7 @@ const REGISTRIES: &[Registry] = &[
     fanorona_data::bad_input,
     fanorona_selfplay::bad_input,
     fanorona_eval::bad_input,
+    fanorona_tune::bad_input,
     fanorona_plot::bad_input,
     fanorona_web::bad_input,
 ];

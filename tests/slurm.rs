@@ -1,8 +1,9 @@
 //! The cluster paths on a real Slurm, through `sbatch --array ... --wait` and the sbatch files
-//! as shipped (loop/selfplay-array.sbatch, eval/eval-array.sbatch): the loop's self-play on the
-//! cluster gives the local loop's files byte for byte; a sharded match merged is the
-//! one-machine match; a task cancelled mid-run and requeued resumes its shard; a failing task
-//! stops the loop with a message naming the task and its log.
+//! as shipped (loop/selfplay-array.sbatch, eval/eval-array.sbatch, tune/tune-array.sbatch): the
+//! loop's self-play on the cluster gives the local loop's files byte for byte; a sharded match
+//! merged is the one-machine match; a task cancelled mid-run and requeued resumes its shard; a
+//! failing task stops the loop with a message naming the task and its log; a tuning run whose
+//! iterations play on the cluster is the one played here, iteration for iteration.
 //!
 //! `scripts/slurm-local.sh start` starts a one-node Slurm on this machine (as `.ci/run` does).
 //! Without one the tests are skipped with a message, unless `FANORONA_REQUIRE_SLURM` is set (as
@@ -18,6 +19,7 @@ use std::time::{Duration, Instant};
 const BIN: &str = env!("CARGO_BIN_EXE_fanorona");
 const SELFPLAY_SBATCH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/loop/selfplay-array.sbatch");
 const EVAL_SBATCH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/eval/eval-array.sbatch");
+const TUNE_SBATCH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tune/tune-array.sbatch");
 
 /// Longest a test waits for Slurm to run its jobs (they take seconds; the other tests' jobs
 /// share the node's CPUs).
@@ -148,6 +150,49 @@ fn a_sharded_match_on_the_cluster_is_the_one_machine_match() {
     assert_eq!(merged["report"]["sprt"]["llr"], one["sprt"]["llr"]);
     // The same games, in the same order: the merged record file is the one-machine match's.
     assert_eq!(read(dir.path().join("all/games.bin")), read(dir.path().join("one/games.bin")));
+}
+
+/// The iterations of a tuning run's history, without their timings.
+fn tune_iterations(run: &Path) -> Vec<serde_json::Value> {
+    let h: serde_json::Value = serde_json::from_slice(&read(run.join("history.json"))).unwrap();
+    let mut its = h["iterations"].as_array().unwrap().clone();
+    for it in &mut its {
+        let o = it.as_object_mut().unwrap();
+        o.remove("seconds");
+        o.remove("cpu_seconds");
+    }
+    its
+}
+
+#[test]
+fn a_tuning_run_on_the_cluster_is_the_run_played_here() {
+    if !slurm_or_skip() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let job = job_name("tune");
+    let file = "engine = \"alphabeta:eval=handcrafted\"\noptions = \"depth=2\"\niterations = 3\npairs = 4\n\
+                openings = \"suite:unbalanced\"\n[params.threatened]\nstart = 30\nmin = 0\nmax = 80\nc = 6\na = 40\n";
+    std::fs::write(dir.path().join("here.toml"), file).unwrap();
+    let sbatch =
+        format!("sbatch --wait --array=0-2 --cpus-per-task=1 --time=10 --job-name={job} {TUNE_SBATCH}");
+    // The run's own keys come before its first table.
+    let cluster = file.replace(
+        "[params.threatened]",
+        &format!("shards = 3\ncluster_command = '''{sbatch}'''\n[params.threatened]"),
+    );
+    std::fs::write(dir.path().join("cluster.toml"), cluster).unwrap();
+    for name in ["here", "cluster"] {
+        let child = command(BIN, dir.path())
+            .args(["tune", &format!("{name}.toml"), "-o", name, "--json"])
+            .spawn()
+            .unwrap();
+        let o = wait_within(child, &job, "fanorona tune");
+        assert_eq!(json(&o)["iterations"], 3, "{name}");
+    }
+    assert_eq!(tune_iterations(&dir.path().join("cluster")), tune_iterations(&dir.path().join("here")));
+    // The iterations' directories, with their shards and logs, are gone once counted.
+    assert!(!dir.path().join("cluster/iter-000002").exists());
 }
 
 /// `state.json`'s pairs done and whether it is finished, if it can be read yet.

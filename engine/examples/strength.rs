@@ -85,6 +85,7 @@ fn build(who: &Who, seed: u64) -> Box<dyn Player> {
                 qwidth: 0,
                 noise: 0,
                 book: None,
+                knobs: fanorona_engine::Knobs::DEFAULT,
             };
             Box::new(AlphaBetaPlayer::new(
                 spec,

@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use crate::eval::{Evaluator, Handcrafted, MAX_NOISE, Material, Noisy};
+use crate::knobs::{Knob, Knobs};
 use crate::player::Player;
 use crate::players::{AlphaBetaPlayer, GreedyPlayer, RandomPlayer};
 use crate::search::{Limits, MAX_THREADS, Searcher, TableError, ThreadsError, check_threads};
@@ -66,6 +67,9 @@ pub struct AlphaBetaSpec {
     /// An opening book to play from while it holds the position (`book=FILE`, from
     /// `fanorona book build`), if any.
     pub book: Option<PathBuf>,
+    /// The search's and the handcrafted evaluation's tunable numbers (`lmr_base=120`,
+    /// `threatened=34`; [`Knob`]), the defaults unless set.
+    pub knobs: Knobs,
 }
 
 impl AlphaBetaSpec {
@@ -88,9 +92,9 @@ impl AlphaBetaSpec {
         self.depth.is_some() || self.nodes.is_some() || self.movetime.is_some()
     }
 
-    /// Writes the limits, the table size, the threads, the quiescence width and the noise
-    /// (each when not the default), each followed by `,`, in the canonical order of a player
-    /// spec's text: `depth=2,nodes=5000,hash=32,threads=2,qwidth=2,noise=50,`.
+    /// Writes the limits, the table size, the threads, the quiescence width, the noise and the
+    /// knobs (each when not the default), each followed by `,`, in the canonical order of a
+    /// player spec's text: `depth=2,nodes=5000,hash=32,threads=2,qwidth=2,noise=50,asp=40,`.
     ///
     /// # Errors
     /// When `out` fails.
@@ -116,7 +120,7 @@ impl AlphaBetaSpec {
         if self.noise != 0 {
             write!(out, "noise={},", self.noise)?;
         }
-        Ok(())
+        self.knobs.write(out)
     }
 
     /// The search limits of one turn.
@@ -134,7 +138,15 @@ impl AlphaBetaSpec {
     /// # Errors
     /// [`SpecError::Net`] when the network cannot be loaded.
     pub fn evaluator(&self, seed: u64) -> Result<Box<dyn Evaluator>, SpecError> {
-        Ok(self.with_noise(self.eval.build()?, seed))
+        Ok(self.with_noise(self.base_evaluator()?, seed))
+    }
+
+    /// `eval=`'s evaluator before noise: the handcrafted one with these settings' weights.
+    fn base_evaluator(&self) -> Result<Box<dyn Evaluator>, SpecError> {
+        Ok(match self.eval {
+            EvalSpec::Handcrafted => Box::new(Handcrafted::new(self.knobs.weights())),
+            _ => self.eval.build()?,
+        })
     }
 
     /// `eval` wrapped in [`Noisy`] when `noise=` is set (the seed picks the offsets).
@@ -151,12 +163,15 @@ impl AlphaBetaSpec {
         let threads = check_threads(self.threads)?;
         let mut searcher = Searcher::try_new(eval, self.hash_mib)?;
         searcher.set_threads(threads);
+        searcher.set_knobs(&self.knobs.search());
         searcher.set_quiescence_width(self.qwidth);
         Ok(searcher)
     }
 }
 
 /// A player, as text.
+// A spec is read once per player, never in a search: its size does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum PlayerSpec {
     /// Uniformly random turns.
@@ -202,7 +217,7 @@ pub enum SpecError {
         /// The key.
         key: String,
         /// The keys it takes.
-        expected: &'static str,
+        expected: String,
     },
     /// A key appears twice.
     #[error("parameter {0:?} is given twice")]
@@ -216,6 +231,14 @@ pub enum SpecError {
         value: String,
         /// What is wrong.
         reason: String,
+    },
+    /// A weight of the handcrafted evaluation given to a player with another evaluator.
+    #[error("{knob} is a weight of the handcrafted evaluation; this player's evaluator is {eval}")]
+    NotHandcrafted {
+        /// The weight.
+        knob: Knob,
+        /// The evaluator.
+        eval: EvalSpec,
     },
     /// An alpha-beta player without any limit would never move.
     #[error("alphabeta needs at least one limit: depth=N, nodes=N or movetime=MS")]
@@ -377,6 +400,7 @@ fn parse_alphabeta(params: &str) -> Result<AlphaBetaSpec, SpecError> {
         qwidth: 0,
         noise: 0,
         book: None,
+        knobs: Knobs::DEFAULT,
     };
     let mut seen: Vec<&str> = Vec::new();
     for part in params.split(',').map(str::trim).filter(|p| !p.is_empty()) {
@@ -427,16 +451,35 @@ fn parse_alphabeta(params: &str) -> Result<AlphaBetaSpec, SpecError> {
                 }
                 spec.book = Some(PathBuf::from(value));
             }
-            _ => {
-                return Err(SpecError::UnknownKey {
-                    kind: "alphabeta".into(),
-                    key: key.to_string(),
-                    expected: "depth, nodes, movetime, hash, threads, eval, tb, qwidth, noise, book",
-                });
-            }
+            _ => set_knob(&mut spec.knobs, key, value)?,
         }
     }
+    if let Some(knob) = spec.knobs.changed_weight()
+        && spec.eval != EvalSpec::Handcrafted
+    {
+        return Err(SpecError::NotHandcrafted { knob, eval: spec.eval });
+    }
     Ok(spec)
+}
+
+/// Sets the knob of spec key `key` to `value`.
+fn set_knob(knobs: &mut Knobs, key: &str, value: &str) -> Result<(), SpecError> {
+    let Some(knob) = Knob::from_name(key) else {
+        return Err(SpecError::UnknownKey {
+            kind: "alphabeta".into(),
+            key: key.to_string(),
+            expected: format!(
+                "depth, nodes, movetime, hash, threads, eval, tb, qwidth, noise, book, {}",
+                Knob::names()
+            ),
+        });
+    };
+    let n: i64 = number(key, value)?;
+    knobs.set(knob, n).map_err(|e| SpecError::BadValue {
+        key: key.into(),
+        value: value.into(),
+        reason: format!("must be within {}..={}", e.knob.info().min, e.knob.info().max),
+    })
 }
 
 impl FromStr for PlayerSpec {
@@ -527,7 +570,7 @@ impl AlphaBetaSpec {
     /// # Errors
     /// As [`PlayerSpec::build`].
     pub fn player(&self, seed: u64, name: String) -> Result<AlphaBetaPlayer, SpecError> {
-        self.player_with(self.eval.build()?, seed, name)
+        self.player_with(self.base_evaluator()?, seed, name)
     }
 
     /// As [`AlphaBetaSpec::player`], with `eval` in place of `eval=`'s evaluator (a network
@@ -685,6 +728,8 @@ mod tests {
         parse_alphabeta(params).unwrap()
     }
 
+    use fanorona_core::Position;
+
     fn start_game() -> fanorona_core::Game {
         fanorona_core::Game::new(fanorona_core::Position::start(), fanorona_core::DrawRules::default())
     }
@@ -728,6 +773,56 @@ mod tests {
         }
         assert!(e("alphabeta:depth=2,noise=10001").to_string().contains("at most 10000"));
         assert!(e("alphabeta:depth=2,nois=3").to_string().contains("noise"));
+    }
+
+    #[test]
+    fn knobs_round_trip_are_bounded_and_reach_the_player() {
+        round_trip(
+            "alphabeta:threatened=34,movetime=20,lmr_base=120,asp=0",
+            "alphabeta:movetime=20,lmr_base=120,threatened=34,eval=handcrafted",
+        );
+        round_trip(
+            "alphabeta:depth=3,rfp_depth=2,qdepth=6",
+            "alphabeta:depth=3,rfp_depth=2,qdepth=6,eval=handcrafted",
+        );
+        round_trip("alphabeta:nodes=9,asp=40,eval=embedded", "alphabeta:nodes=9,asp=40,eval=embedded");
+        let a = alphabeta("depth=2,killer1=700,strong=9");
+        assert_eq!(a.knobs.get(Knob::Killer1), 700);
+        assert_eq!(a.knobs.weights().strong, 9);
+        let e = |s: &str| s.parse::<PlayerSpec>().unwrap_err();
+        assert!(
+            matches!(e("alphabeta:depth=2,lmr_base=401"), SpecError::BadValue { ref reason, .. } if reason == "must be within 0..=400")
+        );
+        assert!(matches!(e("alphabeta:depth=2,asp=x"), SpecError::BadValue { ref key, .. } if key == "asp"));
+        // A weight of the handcrafted evaluation with another evaluator, in either order.
+        for text in ["alphabeta:depth=2,eval=embedded,strong=5", "alphabeta:depth=2,strong=5,eval=material"] {
+            assert!(matches!(e(text), SpecError::NotHandcrafted { knob: Knob::Strong, .. }), "{text}");
+        }
+        assert!(e("alphabeta:depth=2,lmr=3").to_string().contains("lmr_base"));
+        // The weights reach the evaluator: a threatened stone costs what the knob says.
+        let pos = Position::start();
+        let score = |spec: &str| alphabeta(spec).evaluator(1).unwrap().evaluate(&pos);
+        assert_eq!(score("depth=1"), -150);
+        assert_eq!(score("depth=1,threatened=10"), -50);
+        // The search's knobs reach the searcher: a deeper quiescence visits more nodes.
+        let nodes = |spec: &str| {
+            let game = start_game();
+            alphabeta(spec).player(1, spec.into()).unwrap().choose(&game).nodes
+        };
+        assert_eq!(nodes("depth=3"), nodes("depth=3,lmr_base=100,qdepth=4"));
+        assert!(nodes("depth=3,qdepth=8") > nodes("depth=3,qdepth=1"));
+        // Reverse futility pruning cuts nodes; an aspiration window searches to the same depth
+        // and answers a legal turn with a score near the full window's.
+        assert!(nodes("depth=6,rfp_depth=3,rfp_margin=50") < nodes("depth=6"));
+        let decide = |spec: &str| {
+            let game = start_game();
+            let d = alphabeta(spec).player(1, spec.into()).unwrap().choose(&game);
+            assert!(game.legal_moves().contains(&d.mv), "{spec}: {d:?}");
+            d
+        };
+        let (full, narrow) = (decide("depth=7"), decide("depth=7,asp=10"));
+        assert_eq!(narrow.depth, Some(7));
+        assert!((narrow.score.unwrap() - full.score.unwrap()).abs() <= 100, "{full:?} {narrow:?}");
     }
 
     #[test]

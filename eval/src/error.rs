@@ -75,6 +75,9 @@ pub enum EvalError {
     /// An opening book (`--openings book:FILE`) cannot be read.
     #[error("openings: {0}")]
     Book(#[from] fanorona_book::BookError),
+    /// An opening suite cannot be read or built.
+    #[error(transparent)]
+    Suite(#[from] crate::suite::SuiteError),
     /// `--resume` found no match it can continue.
     #[error("cannot resume from {}: {reason}", dir.display())]
     Resume {
@@ -97,6 +100,7 @@ impl EvalError {
             | EvalError::Tablebase { .. } => true,
             EvalError::Data(d) => d.is_bad_input(),
             EvalError::Book(b) => b.is_bad_input(),
+            EvalError::Suite(e) => e.is_bad_input(),
             EvalError::EngineStart { .. } | EvalError::Io { .. } | EvalError::Threads { .. } => false,
         }
     }

@@ -9,12 +9,14 @@ pub mod log;
 mod merge;
 pub mod openings;
 mod pgnout;
+mod played;
 mod report;
 mod runner;
 mod seat;
 pub mod spec;
 pub mod state;
 pub mod stats;
+pub mod suite;
 pub mod timecontrol;
 mod tournament;
 
@@ -23,6 +25,7 @@ pub use cpu_share::CpuShare;
 pub use error::EvalError;
 pub use merge::{MergeReport, merge_shards};
 pub use openings::OpeningSource;
+pub use played::pair_scores;
 pub use report::{FaultRecord, GameSummary, MatchReport, SprtReport, fmt_num};
 pub use runner::{MAX_GAMES, MatchConfig, Progress, run_match};
 pub use spec::{Clock, EngineKind, EngineSpec, ExternalSpec};
@@ -30,4 +33,4 @@ pub use tournament::{Mode, Pairing, TournamentConfig, TournamentReport, run_tour
 
 // Every error type of the crate, each saying whether it is bad input (see
 // `fanorona_core::BadInput`): a test of the `fanorona` program fails when one is left off.
-fanorona_core::bad_input_errors!(EvalError, stats::ParseSprtError, stats::RatingError,);
+fanorona_core::bad_input_errors!(EvalError, stats::ParseSprtError, stats::RatingError, suite::SuiteError,);

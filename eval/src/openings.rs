@@ -11,6 +11,10 @@ use fanorona_core::{Color, Position};
 use serde::{Deserialize, Serialize};
 
 use crate::EvalError;
+use crate::suite::{EmbeddedSuite, Suite};
+
+/// The openings of `fanorona eval` when none are given.
+pub const DEFAULT_OPENINGS: &str = "random:plies=6";
 
 /// Where the openings come from.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -52,6 +56,9 @@ pub enum OpeningSource {
         /// Highest score of the side ahead, in thousandths.
         hi: u32,
     },
+    /// `suite:NAME`: an opening suite built into the program ([`EmbeddedSuite`]), its entries
+    /// in order, cycled. (A suite file is a [`OpeningSource::File`].)
+    Suite(EmbeddedSuite),
     /// `random:plies=K[,imbalance=N]`: K uniformly random turns from the start position, each
     /// opening distinct, skipping positions already decided: the game over, a side ahead by
     /// more than N stones (default 2), or the side to move able to win at once.
@@ -77,6 +84,14 @@ impl FromStr for OpeningSource {
         }
         if let Some(rest) = t.strip_prefix("book:") {
             return parse_from_book(t, rest);
+        }
+        if let Some(name) = t.strip_prefix("suite:") {
+            let names = EmbeddedSuite::ALL.map(EmbeddedSuite::name).join(", ");
+            return EmbeddedSuite::from_name(name.trim()).map(OpeningSource::Suite).ok_or_else(|| {
+                bad(format!(
+                    "no suite {name:?} is built in (built in: {names}; a suite file is given by its path)"
+                ))
+            });
         }
         let Some(params) = t.strip_prefix("random:").or(if t == "random" { Some("") } else { None }) else {
             return if t.is_empty() {
@@ -192,6 +207,7 @@ impl fmt::Display for OpeningSource {
             OpeningSource::Random { plies, imbalance } => {
                 write!(f, "random:plies={plies},imbalance={imbalance}")
             }
+            OpeningSource::Suite(s) => write!(f, "{s}"),
             OpeningSource::FromBook { path, plies, min_games, lo, hi } => {
                 let milli = |x: u32| format!("{}", f64::from(x) / 1000.0);
                 write!(
@@ -216,9 +232,10 @@ impl OpeningSource {
         match self {
             OpeningSource::File(path) => Ok(read_book(path, None)?.duplicates),
             OpeningSource::Book { path, plies, .. } => Ok(read_book(path, *plies)?.duplicates),
-            OpeningSource::Start | OpeningSource::Random { .. } | OpeningSource::FromBook { .. } => {
-                Ok(Vec::new())
-            }
+            OpeningSource::Start
+            | OpeningSource::Random { .. }
+            | OpeningSource::FromBook { .. }
+            | OpeningSource::Suite(_) => Ok(Vec::new()),
         }
     }
 }
@@ -278,6 +295,9 @@ pub const MAX_BOOK_LINE: u64 = 64 * 1024;
 /// on.
 pub fn read_book(path: &Path, plies: Option<u32>) -> Result<Book, EvalError> {
     use std::io::{BufRead, Read};
+    if Suite::is_suite_file(path) {
+        return read_suite_file(path, plies);
+    }
     let name = path.display().to_string();
     let bad = |reason: String| EvalError::Openings { source_name: name.clone(), reason };
     let meta = std::fs::metadata(path).map_err(|e| bad(e.to_string()))?;
@@ -337,6 +357,20 @@ pub fn read_book(path: &Path, plies: Option<u32>) -> Result<Book, EvalError> {
         return Err(bad("no position where the game goes on".into()));
     }
     Ok(book)
+}
+
+/// The openings of a suite file (see eval/SUITE.md) as a book's: every entry checked, no
+/// duplicates (a suite refuses them), the entry number for the line.
+fn read_suite_file(path: &Path, plies: Option<u32>) -> Result<Book, EvalError> {
+    if plies.is_some() {
+        return Err(EvalError::Openings {
+            source_name: path.display().to_string(),
+            reason: "a suite's entries are positions without turns: plies= does not apply".into(),
+        });
+    }
+    let suite = Suite::read(path)?;
+    let positions = suite.entries.iter().enumerate().map(|(i, e)| (e.position, i + 1)).collect();
+    Ok(Book { positions, duplicates: Vec::new() })
 }
 
 /// One line of a book: the position after its first `plies` turns (every turn of the line is
@@ -420,6 +454,7 @@ impl Openings {
                 Lazy::File(all)
             }
             OpeningSource::FromBook { .. } => Lazy::File(book_positions(source)?),
+            OpeningSource::Suite(s) => Lazy::File(s.suite()?.positions()),
             OpeningSource::Random { plies, imbalance } => Lazy::Random {
                 plies: *plies,
                 imbalance: *imbalance,

@@ -43,6 +43,10 @@ pub struct MatchConfig {
     pub openings: OpeningSource,
     /// Seed of the openings and of the players' random streams.
     pub seed: u64,
+    /// The opening of the first pair: pair `i` plays opening `first_opening + i` of the source
+    /// (0: from its first; a tuning run's iterations walk through a suite this way).
+    #[serde(default)]
+    pub first_opening: u64,
     /// Draw rules.
     pub rules: DrawRules,
     /// Stop as soon as this test decides.
@@ -98,6 +102,7 @@ impl MatchConfig {
             games,
             openings: OpeningSource::Random { plies: 6, imbalance: 2 },
             seed: 1,
+            first_opening: 0,
             rules: DrawRules::default(),
             sprt: None,
             tb: None,
@@ -413,7 +418,7 @@ impl<'a> PairPlayer<'a> {
 impl Task<PairDone, EvalError> for PairPlayer<'_> {
     fn run(&mut self, pair: u64, stop: &AtomicBool) -> Option<Result<PairDone, EvalError>> {
         let Shared { config, openings, .. } = *self.shared;
-        let start = match openings.get(pair) {
+        let start = match openings.get(config.first_opening.saturating_add(pair)) {
             Ok(p) => p,
             Err(e) => return Some(Err(e)),
         };

@@ -7,12 +7,14 @@
 mod math;
 mod pentanomial;
 mod ratings;
+mod replay;
 mod sprt;
 mod wdl;
 
 pub use math::{elo_to_score, erf, normal_cdf, score_to_elo};
 pub use pentanomial::Pentanomial;
 pub use ratings::{Anchor, PairTally, Rating, RatingError, RatingOptions, ml_ratings};
+pub use replay::{SprtReplay, replay_sprt};
 pub use sprt::{ParseSprtError, SprtConfig, SprtModel, SprtVerdict};
 pub use wdl::{EloEstimate, Wdl};
 

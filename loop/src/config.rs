@@ -154,8 +154,15 @@ pub struct GateStage {
     pub games: u64,
     /// Search settings both sides use in the match, without `eval=`.
     pub search: String,
-    /// Random opening turns of the match's openings.
-    pub opening_plies: u32,
+    /// The match's openings, as `fanorona eval --openings` takes them (by default the
+    /// opening suite built into the program that `fanorona eval` plays: docs/BENCHMARKS.md,
+    /// "Opening suites").
+    pub openings: String,
+    /// Random opening turns of configurations written before `openings` (and of the
+    /// `loop.toml` of older runs, so that they resume as they began): read as `openings =
+    /// "random:plies=N"` when the file has no `openings`.
+    #[serde(skip_serializing, rename = "opening_plies")]
+    pub(crate) legacy_opening_plies: Option<u32>,
     /// An SPRT that may stop the match early, e.g. `elo0=0,elo1=20,alpha=0.1,beta=0.1`;
     /// empty: play all games.
     pub sprt: String,
@@ -172,8 +179,11 @@ pub struct FinalStage {
     pub games: u64,
     /// Search settings of both sides, without `eval=`.
     pub search: String,
-    /// Random opening turns.
-    pub opening_plies: u32,
+    /// The openings (as the gates').
+    pub openings: String,
+    /// As the gates' `opening_plies`.
+    #[serde(skip_serializing, rename = "opening_plies")]
+    pub(crate) legacy_opening_plies: Option<u32>,
 }
 
 impl Default for LoopConfig {
@@ -232,7 +242,8 @@ impl Default for GateStage {
         GateStage {
             games: 100,
             search: DEFAULT_MATCH_SEARCH.into(),
-            opening_plies: 4,
+            openings: fanorona_eval::openings::DEFAULT_OPENINGS.into(),
+            legacy_opening_plies: None,
             sprt: String::new(),
             min_score: 0.5,
         }
@@ -241,7 +252,12 @@ impl Default for GateStage {
 
 impl Default for FinalStage {
     fn default() -> FinalStage {
-        FinalStage { games: 400, search: DEFAULT_MATCH_SEARCH.into(), opening_plies: 4 }
+        FinalStage {
+            games: 400,
+            search: DEFAULT_MATCH_SEARCH.into(),
+            openings: fanorona_eval::openings::DEFAULT_OPENINGS.into(),
+            legacy_opening_plies: None,
+        }
     }
 }
 
@@ -308,8 +324,32 @@ impl LoopConfig {
         let mut c: LoopConfig =
             toml::from_str(text).map_err(|source| LoopError::Toml { path: None, source })?;
         c.move_legacy_rules()?;
+        c.move_legacy_openings(text)?;
         c.check()?;
         Ok(c)
+    }
+
+    /// `opening_plies = N` of a `[gate]` or `[final_match]` without `openings` (older files):
+    /// the random openings it meant, `random:plies=N`.
+    fn move_legacy_openings(&mut self, text: &str) -> Result<(), LoopError> {
+        let table: toml::Table = text.parse().map_err(|source| LoopError::Toml { path: None, source })?;
+        let has = |section: &str| {
+            table.get(section).and_then(toml::Value::as_table).is_some_and(|t| t.contains_key("openings"))
+        };
+        for (name, plies, openings) in [
+            ("gate", self.gate.legacy_opening_plies.take(), &mut self.gate.openings),
+            ("final_match", self.final_match.legacy_opening_plies.take(), &mut self.final_match.openings),
+        ] {
+            if let Some(n) = plies {
+                if has(name) {
+                    return Err(LoopError::Config(format!(
+                        "{name}.opening_plies and {name}.openings are both given (opening_plies = N is openings = \"random:plies=N\")"
+                    )));
+                }
+                *openings = format!("random:plies={n}");
+            }
+        }
+        Ok(())
     }
 
     /// `[selfplay] max_quiet_plies` and `max_plies` of older files, moved to `[rules]`.
@@ -454,10 +494,10 @@ impl LoopConfig {
         }
         // The matches: the match code's own bounds on the games and its openings parser.
         let matches = [
-            ("gate", self.gate.games, self.gate.opening_plies, &engines.gate),
-            ("final_match", self.final_match.games, self.final_match.opening_plies, &engines.final_match),
+            ("gate", self.gate.games, &self.gate.openings, &engines.gate),
+            ("final_match", self.final_match.games, &self.final_match.openings, &engines.final_match),
         ];
-        for (name, games, plies, search) in matches {
+        for (name, games, openings, search) in matches {
             if name == "final_match" && games == 0 {
                 continue;
             }
@@ -467,10 +507,8 @@ impl LoopConfig {
                     fanorona_eval::MAX_GAMES
                 )));
             }
-            let openings = crate::stage::match_openings(plies).to_string();
-            openings
-                .parse::<fanorona_eval::OpeningSource>()
-                .map_err(|e| LoopError::Config(format!("{name}.opening_plies = {plies}: {e}")))?;
+            fanorona_eval::openings::Openings::new(&crate::stage::match_openings(name, openings)?, 0)
+                .map_err(|e| LoopError::Config(format!("{name}.openings = {openings:?}: {e}")))?;
             search
                 .with_eval(&engines.baseline)
                 .build(0)
@@ -581,8 +619,11 @@ mod tests {
             // What the later stages refuse is refused at the start, naming the key.
             ("[gate]\ngames = 1000000001", "gate.games"),
             ("[final_match]\ngames = 1000000001", "final_match.games"),
-            ("[gate]\nopening_plies = 0", "gate.opening_plies"),
-            ("[final_match]\nopening_plies = 41", "final_match.opening_plies"),
+            ("[gate]\nopening_plies = 0", "gate.openings"),
+            ("[final_match]\nopening_plies = 41", "final_match.openings"),
+            ("[gate]\nopenings = \"suite:none\"", "gate.openings"),
+            ("[final_match]\nopenings = \"/nonexistent/x.suite\"", "final_match.openings"),
+            ("[gate]\nopenings = \"start\"\nopening_plies = 4", "both given"),
             ("[selfplay]\ngames = 9223372036854775807\nshards = 4", "selfplay"),
         ] {
             let e = LoopConfig::from_toml(text).unwrap_err().to_string();

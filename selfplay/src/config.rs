@@ -85,6 +85,7 @@ pub fn default_spec() -> PlayerSpec {
         qwidth: 0,
         noise: 0,
         book: None,
+        knobs: fanorona_engine::Knobs::DEFAULT,
     })
 }
 

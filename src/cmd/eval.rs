@@ -45,6 +45,9 @@ enum Tournament {
     /// Join the output directories of a sharded match (`--shard I/N`) into one: games,
     /// report, ratings and SPRT verdict on the union (refuses shards of different matches).
     Merge(MergeArgs),
+    /// Replay the SPRT over random orders of finished matches' pairs: the games it needs to
+    /// decide (median), with each match's Elo, normalised Elo and pair counts.
+    Replay(super::eval_replay::ReplayArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -270,6 +273,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         None => &args.opts,
         Some(Tournament::Gauntlet(t) | Tournament::Roundrobin(t)) => &t.opts,
         Some(Tournament::Merge(m)) => return run_merge(m),
+        Some(Tournament::Replay(r)) => return super::eval_replay::run(r),
     };
     if opts.ratinginterval == Some(0) {
         return Err(bad_input("--ratinginterval", "must be at least 1"));
@@ -279,6 +283,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         Some(Tournament::Gauntlet(t)) => run_many(t, Mode::Gauntlet),
         Some(Tournament::Roundrobin(t)) => run_many(t, Mode::RoundRobin),
         Some(Tournament::Merge(m)) => run_merge(m),
+        Some(Tournament::Replay(r)) => super::eval_replay::run(r),
     }
 }
 

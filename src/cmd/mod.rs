@@ -6,6 +6,7 @@ pub mod book;
 pub mod data;
 pub mod engine;
 pub mod eval;
+pub mod eval_replay;
 pub mod export_jsonl;
 pub mod export_npz;
 #[cfg(feature = "train")]
@@ -20,9 +21,11 @@ pub mod selfplay;
 pub mod serve;
 pub mod show;
 pub mod solve;
+pub mod suite;
 pub mod tb;
 #[cfg(feature = "train")]
 pub mod train;
+pub mod tune;
 pub mod workers;
 
 use fanorona_core::{DrawRules, Position};

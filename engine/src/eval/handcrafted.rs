@@ -24,11 +24,16 @@ pub struct Weights {
     pub contact: i32,
 }
 
-impl Default for Weights {
+impl Weights {
     /// Tuned by games against material at depth 4 (engine/README-figures.md): strong points,
     /// mobility and threats each helped a little; the threat of being captured weighs most.
+    pub const DEFAULT: Weights =
+        Weights { stone: 100, strong: 4, mobility: 5, threatened: 30, attacking: 0, contact: 0 };
+}
+
+impl Default for Weights {
     fn default() -> Weights {
-        Weights { stone: 100, strong: 4, mobility: 5, threatened: 30, attacking: 0, contact: 0 }
+        Weights::DEFAULT
     }
 }
 

@@ -27,6 +27,7 @@ impl AlphaBetaPlayer {
     pub fn new(spec: AlphaBetaSpec, eval: Box<dyn Evaluator>, _seed: u64, name: String) -> AlphaBetaPlayer {
         let mut searcher = Searcher::new(eval, spec.hash_mib);
         searcher.set_threads(spec.threads);
+        searcher.set_knobs(&spec.knobs.search());
         searcher.set_quiescence_width(spec.qwidth);
         AlphaBetaPlayer::with_searcher(spec.limits(), searcher, name)
     }

@@ -8,18 +8,21 @@
 //! reductions"). Captures are reduced like quiet turns: with compulsory captures most nodes
 //! hold only captures, and sparing them leaves most of the saving on the table.
 
-/// The shallowest depth that reduces.
+/// The shallowest depth that reduces, by default.
 const MIN_DEPTH: i32 = 3;
 
-/// How many turns of a node are searched to the full depth before any is reduced.
+/// How many turns of a node are searched to the full depth before any is reduced, by default.
 const MIN_INDEX: usize = 2;
 
 /// Depths and turn numbers the table covers (larger ones use its last row or column).
 const SIZE: usize = 64;
 
-/// `r = BASE + ln d * ln n / DIV`, rounded down.
+/// `r = BASE + ln d * ln n / DIV`, rounded down, by default.
 const BASE: f64 = 1.0;
 const DIV: f64 = 2.0;
+
+/// How much less a PV node reduces, by default.
+const PV_LESS: i32 = 1;
 
 /// The natural logarithm of `x >= 1`, in a `const fn`: `x = m * 2^k` with `m` in `[1, 2)`,
 /// `ln x = k ln 2 + 2 atanh((m - 1) / (m + 1))`, the series of atanh summed to convergence
@@ -44,31 +47,66 @@ const fn ln(x: f64) -> f64 {
     k * std::f64::consts::LN_2 + 2.0 * sum
 }
 
-/// The reduction by depth and 1-based turn number, before the PV and depth adjustments.
-const TABLE: [[u8; SIZE]; SIZE] = {
+/// The reductions of a search: a table by depth and 1-based turn number, before the PV and
+/// depth adjustments, and the settings around it (the knobs `lmr_*` of a spec).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reductions {
+    table: [[u8; SIZE]; SIZE],
+    min_depth: i32,
+    min_index: usize,
+    pv_less: i32,
+}
+
+impl Default for Reductions {
+    fn default() -> Reductions {
+        Reductions::DEFAULT
+    }
+}
+
+/// `base + ln d * ln n / div` for every depth and turn number of the table, rounded down and
+/// kept within a byte.
+const fn table(base: f64, div: f64) -> [[u8; SIZE]; SIZE] {
     let mut t = [[0u8; SIZE]; SIZE];
     let mut d = 1;
     while d < SIZE {
         let mut n = 1;
         while n < SIZE {
-            t[d][n] = (BASE + ln(d as f64) * ln(n as f64) / DIV) as u8;
+            // `as` saturates: below 0 is 0, above 255 is 255.
+            t[d][n] = (base + ln(d as f64) * ln(n as f64) / div) as u8;
             n += 1;
         }
         d += 1;
     }
     t
-};
+}
 
-/// The reduction of the turn of index `index` (0 for the first searched) at `depth`, at a PV
-/// node or not.
-#[inline]
-pub fn reduction(depth: i32, index: usize, pv_node: bool) -> i32 {
-    if depth < MIN_DEPTH || index < MIN_INDEX {
-        return 0;
+impl Reductions {
+    /// The search's reductions without knobs.
+    pub const DEFAULT: Reductions =
+        Reductions { table: table(BASE, DIV), min_depth: MIN_DEPTH, min_index: MIN_INDEX, pv_less: PV_LESS };
+
+    /// The reductions of `r = base/100 + ln d ln n / (div/100)`, from depth `min_depth`, after
+    /// the first `min_index` turns, `pv_less` less at a PV node (`div` at least 1).
+    pub fn new(base: i32, div: i32, min_depth: i32, min_index: i32, pv_less: i32) -> Reductions {
+        Reductions {
+            table: table(f64::from(base) / 100.0, f64::from(div.max(1)) / 100.0),
+            min_depth,
+            min_index: min_index.max(0) as usize,
+            pv_less,
+        }
     }
-    let r = i32::from(TABLE[(depth as usize).min(SIZE - 1)][(index + 1).min(SIZE - 1)]);
-    let r = if pv_node { r - 1 } else { r };
-    r.clamp(0, depth - 2)
+
+    /// The reduction of the turn of index `index` (0 for the first searched) at `depth`, at a
+    /// PV node or not.
+    #[inline]
+    pub fn get(&self, depth: i32, index: usize, pv_node: bool) -> i32 {
+        if depth < self.min_depth || index < self.min_index {
+            return 0;
+        }
+        let r = i32::from(self.table[(depth as usize).min(SIZE - 1)][(index + 1).min(SIZE - 1)]);
+        let r = if pv_node { r - self.pv_less } else { r };
+        r.clamp(0, (depth - 2).max(0))
+    }
 }
 
 #[cfg(test)]
@@ -83,9 +121,13 @@ mod tests {
         }
     }
 
+    fn reduction(depth: i32, index: usize, pv_node: bool) -> i32 {
+        Reductions::DEFAULT.get(depth, index, pv_node)
+    }
+
     #[test]
     fn the_table_is_the_formula_rounded_down() {
-        for (d, row) in TABLE.iter().enumerate().skip(1) {
+        for (d, row) in Reductions::DEFAULT.table.iter().enumerate().skip(1) {
             for (n, &r) in row.iter().enumerate().skip(1) {
                 let want = (BASE + (d as f64).ln() * (n as f64).ln() / DIV) as u8;
                 assert_eq!(r, want, "depth {d}, turn {n}");
@@ -115,5 +157,21 @@ mod tests {
         assert_eq!(reduction(4, 39, false), 2);
         // beyond the table, its last entry: 1 + ln 63 ln 63 / 2 = 9.58 -> 9.
         assert_eq!(reduction(100, 100, false), 9);
+    }
+
+    #[test]
+    fn knobs_at_their_defaults_give_the_const_table_and_others_move_it() {
+        assert_eq!(Reductions::new(100, 200, 3, 2, 1), Reductions::DEFAULT);
+        let more = Reductions::new(150, 200, 3, 2, 1);
+        // depth 8, the 10th turn: 1.5 + 2.079 * 2.303 / 2 = 3.89 -> 3; with base 2: 4.39 -> 4.
+        assert_eq!(more.get(8, 9, false), 3);
+        assert_eq!(Reductions::new(200, 200, 3, 2, 1).get(8, 9, false), 4);
+        // From depth 5 only, after 4 turns, two less at a PV node.
+        let late = Reductions::new(100, 200, 5, 4, 2);
+        assert_eq!(late.get(4, 30, false), 0);
+        assert_eq!(late.get(8, 3, false), 0);
+        assert_eq!(late.get(8, 9, true), 1);
+        // A negative base is no reduction, never a negative one.
+        assert_eq!(Reductions::new(-400, 1000, 3, 2, 1).get(8, 9, false), 0);
     }
 }

@@ -12,11 +12,12 @@ use fanorona_tb::Tablebase;
 
 use super::mobility::has_paika_move;
 use super::pick::{TT_MOVE, pick};
-use super::reduce::reduction;
+use super::reduce::Reductions;
 use super::threads::skips;
 use super::tt::{Bound, TableError, TranspositionTable};
 use super::{Limits, MAX_DEPTH, MAX_PLY, SearchRoot};
 use crate::eval::Evaluator;
+use crate::knobs::SearchKnobs;
 use crate::score::{DRAW, FORCED, INFINITY, forced, loss_in};
 use crate::tablebase::probe_score;
 
@@ -26,10 +27,9 @@ const CHECK_EVERY: u64 = 1024;
 pub const DEFAULT_QUIESCENCE: usize = 4;
 /// The most quiescence turns [`Searcher::set_quiescence`] accepts.
 pub const MAX_QUIESCENCE: usize = 16;
-const KILLER_1: i32 = 5_000;
-const KILLER_2: i32 = 4_000;
-const HISTORY_MAX: i32 = 3_000;
 const PER_STONE: i32 = 10_000;
+/// The shallowest iteration searched with an aspiration window (when one is set).
+const ASPIRATION_MIN_DEPTH: u32 = 4;
 
 /// Progress after each completed iteration.
 #[derive(Debug, Clone)]
@@ -116,11 +116,21 @@ struct Settings {
     quiescence_width: usize,
     /// Endgame tables: exact scores within them, perfect play at a root they cover.
     tb: Option<Arc<Tablebase>>,
+    /// The tunable numbers ([`SearchKnobs`]; `quiescence` above is theirs once set).
+    knobs: SearchKnobs,
+    /// The late-move reductions of `knobs`.
+    reductions: Reductions,
 }
 
 impl Default for Settings {
     fn default() -> Settings {
-        Settings { quiescence: DEFAULT_QUIESCENCE, quiescence_width: 0, tb: None }
+        Settings {
+            quiescence: DEFAULT_QUIESCENCE,
+            quiescence_width: 0,
+            tb: None,
+            knobs: SearchKnobs::default(),
+            reductions: Reductions::DEFAULT,
+        }
     }
 }
 
@@ -236,6 +246,16 @@ impl Searcher {
         self.share_settings();
     }
 
+    /// Sets the search's tunable numbers (the quiescence depth among them: as
+    /// [`Searcher::set_quiescence`]). At their defaults the search is the one without knobs.
+    pub fn set_knobs(&mut self, knobs: &SearchKnobs) {
+        let k = knobs;
+        self.settings.reductions = Reductions::new(k.lmr_base, k.lmr_div, k.lmr_depth, k.lmr_index, k.lmr_pv);
+        self.settings.knobs = *k;
+        self.settings.quiescence = k.quiescence.min(MAX_QUIESCENCE);
+        self.share_settings();
+    }
+
     /// Forget everything learnt (a new game): the table, killers and history.
     pub fn clear(&mut self) {
         self.tt.clear();
@@ -336,7 +356,8 @@ impl Searcher {
             if skips(self.id, depth) {
                 continue;
             }
-            let Some((score, best_index)) = self.root_iteration(&pos, &mut order, depth, root.quiet) else {
+            let Some((score, best_index)) = self.aspirated(&pos, &mut order, depth, root.quiet, result.score)
+            else {
                 break;
             };
             if self.stopped {
@@ -436,16 +457,57 @@ impl Searcher {
         result.root = order.clone();
     }
 
-    /// One iteration at the root. Returns the score and the best turn's index in `order`, or
-    /// `None` if stopped before the first turn was searched.
+    /// One iteration at the root, within an aspiration window around `last` (the previous
+    /// iteration's score) when the knob sets one and the iteration is deep enough, widened
+    /// (twice as wide each time) on the side the score falls out of until it lands inside.
+    /// Returns the score and the best turn's index in `order`, or `None` if stopped before a
+    /// score inside the window was had.
+    fn aspirated(
+        &mut self,
+        pos: &Position,
+        order: &mut [(Move, i32)],
+        depth: u32,
+        quiet: u32,
+        last: i32,
+    ) -> Option<(i32, usize)> {
+        let delta = self.settings.knobs.aspiration;
+        if delta <= 0 || depth < ASPIRATION_MIN_DEPTH || forced(last).is_some() {
+            return self.root_iteration(pos, order, depth, quiet, (-INFINITY, INFINITY));
+        }
+        let mut width = delta;
+        let (mut alpha, mut beta) = ((last - delta).max(-INFINITY), (last + delta).min(INFINITY));
+        loop {
+            let (score, index) = self.root_iteration(pos, order, depth, quiet, (alpha, beta))?;
+            let outside = (score <= alpha && alpha > -INFINITY) || (score >= beta && beta < INFINITY);
+            if !outside {
+                return Some((score, index));
+            }
+            if self.stopped {
+                return None;
+            }
+            width = width.saturating_mul(2);
+            if score <= alpha {
+                alpha = (score - width).max(-INFINITY);
+            } else {
+                beta = (score + width).min(INFINITY);
+            }
+        }
+    }
+
+    /// One iteration at the root within `window` (fail-soft: a score at or below its alpha is
+    /// an upper bound, one at or above its beta a lower bound, and ends the iteration). Returns
+    /// the score and the best turn's index in `order`, or `None` if stopped before the first
+    /// turn was searched.
     fn root_iteration(
         &mut self,
         pos: &Position,
         order: &mut [(Move, i32)],
         depth: u32,
         quiet: u32,
+        window: (i32, i32),
     ) -> Option<(i32, usize)> {
-        let (mut alpha, beta) = (-INFINITY, INFINITY);
+        let (floor, beta) = window;
+        let mut alpha = floor;
         let mut best: Option<(i32, usize)> = None;
         self.pv_len[0] = 0;
         for (i, entry) in order.iter_mut().enumerate() {
@@ -461,12 +523,22 @@ impl Searcher {
                 let index = self.index_in_generated(pos, &mv).unwrap_or(0);
                 self.update_pv(0, index);
             }
+            if score >= beta {
+                break;
+            }
         }
         let (score, index) = best?;
         let key = pos.hash();
         let list_index = self.index_in_generated(pos, &order[index].0);
+        let bound = if score >= beta {
+            Bound::Lower
+        } else if score <= floor {
+            Bound::Upper
+        } else {
+            Bound::Exact
+        };
         if !self.stopped {
-            self.tt.store(key, 0, list_index, score, depth, Bound::Exact);
+            self.tt.store(key, 0, list_index, score, depth, bound);
         }
         Some((score, index))
     }
@@ -650,6 +722,9 @@ impl Searcher {
             Ok(score) => return score,
             Err(tt_move) => tt_move,
         };
+        if let Some(score) = self.reverse_futility(pos, depth, beta, pv_node) {
+            return score;
+        }
         // The move lists stay in place (a list is 5 KiB inline): indexed, never moved.
         pos.generate_moves(&mut self.lists[ply]);
         if self.lists[ply].is_empty() {
@@ -686,6 +761,21 @@ impl Searcher {
         }
         let tb = self.settings.tb.as_ref()?;
         probe_score(tb, pos, ply as u32, quiet, self.rules.max_quiet_plies)
+    }
+
+    /// Reverse futility pruning (the knobs `rfp_depth`, `rfp_margin`; off by default): at a
+    /// shallow non-PV node whose static score beats `beta` by a margin per remaining turn, that
+    /// score, taken as a lower bound, without a search.
+    #[inline(always)]
+    fn reverse_futility(&mut self, pos: &Position, depth: i32, beta: i32, pv_node: bool) -> Option<i32> {
+        let k = &self.settings.knobs;
+        // A side without a turn has lost, whatever its stones are worth.
+        if pv_node || depth > k.rfp_depth || beta.abs() >= FORCED || !has_paika_move(pos) {
+            return None;
+        }
+        let margin = k.rfp_margin * depth;
+        let score = self.evaluate(pos);
+        (score - margin >= beta).then_some(score)
     }
 
     /// The table's verdict on a node: `Ok(score)` when its entry cuts the search off (never at
@@ -747,7 +837,7 @@ impl Searcher {
                 ahead = Some(j);
             }
             let mv = self.lists[ply][i];
-            let r = reduction(depth, n, pv_node);
+            let r = self.settings.reductions.get(depth, n, pv_node);
             let score = self.child(pos, &mv, depth - 1, r, ply, alpha, beta, quiet, n == 0);
             if self.stopped {
                 break;
@@ -849,6 +939,7 @@ impl Searcher {
         let list = &self.lists[ply];
         order.clear();
         let [k1, k2] = self.killers[ply];
+        let (killer_1, killer_2) = (self.settings.knobs.killer1, self.settings.knobs.killer2);
         // Capturing is compulsory, so a list is all captures or all paika moves. A paika move
         // captures nothing (no stone count) and is its origin and destination (one step, whose
         // direction they give): a killer equals it exactly when it is a paika move with the
@@ -859,9 +950,9 @@ impl Searcher {
             order.extend(list.iter().map(|m| {
                 let key = paika_key(m);
                 if key == k1 {
-                    KILLER_1
+                    killer_1
                 } else if key == k2 {
-                    KILLER_2
+                    killer_2
                 } else {
                     self.history[m.from().index()][m.to().index()]
                 }
@@ -870,9 +961,9 @@ impl Searcher {
             order.extend(list.iter().map(|m| {
                 let mut s = m.captured().count() as i32 * PER_STONE;
                 if k1.as_ref() == Some(m) {
-                    s += KILLER_1;
+                    s += killer_1;
                 } else if k2.as_ref() == Some(m) {
-                    s += KILLER_2;
+                    s += killer_2;
                 } else {
                     s += self.history[m.from().index()][m.to().index()];
                 }
@@ -892,7 +983,7 @@ impl Searcher {
         }
         let h = &mut self.history[mv.from().index()][mv.to().index()];
         *h += depth * depth;
-        if *h > HISTORY_MAX {
+        if *h > self.settings.knobs.history_max {
             self.history.iter_mut().flatten().for_each(|x| *x /= 2);
         }
     }

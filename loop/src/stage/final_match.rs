@@ -35,7 +35,7 @@ pub(crate) fn run(
         label: "final match",
         out: &dir,
         games: section.games,
-        opening_plies: section.opening_plies,
+        openings: super::matches::openings("final_match", &section.openings)?,
         sprt: None,
         seed: Stage::Final.seed(ctx.seed, 0),
     };

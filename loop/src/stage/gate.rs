@@ -36,7 +36,7 @@ pub(crate) fn run(
         label: &format!("generation {g}, gate"),
         out: &dir,
         games: section.games,
-        opening_plies: section.opening_plies,
+        openings: super::matches::openings("gate", &section.openings)?,
         sprt: section.sprt()?,
         seed: Stage::Gate.seed(ctx.seed, g),
     };

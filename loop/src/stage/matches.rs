@@ -22,17 +22,20 @@ pub(super) struct Plan<'a> {
     pub out: &'a Path,
     /// Games (rounded up to pairs).
     pub games: u64,
-    /// Random opening turns.
-    pub opening_plies: u32,
+    /// The openings.
+    pub openings: OpeningSource,
     /// An SPRT that may stop it early.
     pub sprt: Option<SprtConfig>,
     /// Its seed.
     pub seed: u64,
 }
 
-/// The openings of a match with `plies` random opening turns.
-pub(crate) fn openings(plies: u32) -> OpeningSource {
-    OpeningSource::Random { plies, imbalance: 2 }
+/// The openings of the `[name]` match, parsed.
+///
+/// # Errors
+/// [`LoopError::Config`] naming `name.openings` when the text is not an opening source.
+pub(crate) fn openings(name: &str, text: &str) -> Result<OpeningSource, LoopError> {
+    text.parse().map_err(|e| LoopError::Config(format!("{name}.openings = {text:?}: {e}")))
 }
 
 /// Plays (or continues) the match of `engines[0]` against `engines[1]`.
@@ -43,7 +46,7 @@ pub(super) fn play(
     events: &mut dyn FnMut(&Event),
 ) -> Result<MatchReport, LoopError> {
     let mut m = MatchConfig::new(engines[0].clone(), engines[1].clone(), plan.games);
-    m.openings = openings(plan.opening_plies);
+    m.openings = plan.openings.clone();
     m.seed = plan.seed;
     m.rules = ctx.rules;
     m.concurrency = ctx.workers();
