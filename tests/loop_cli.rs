@@ -317,7 +317,7 @@ fn values_a_later_stage_refuses_are_refused_at_the_start() {
     for (section, key, value) in [
         ("[gate]\ngames = 4\n", "gate.games", "[gate]\ngames = 1000000001\n"),
         ("[final_match]\ngames = 4\n", "final_match.games", "[final_match]\ngames = 2000000000\n"),
-        ("[gate]\ngames = 4\n", "gate.opening_plies", "[gate]\nopening_plies = 0\ngames = 4\n"),
+        ("[gate]\ngames = 4\n", "gate.openings", "[gate]\nopening_plies = 0\ngames = 4\n"),
         // A file the re-scoring search names, opened only when generation 2 trains before.
         (
             "[gate]\ngames = 4\n",

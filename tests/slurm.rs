@@ -20,6 +20,7 @@ const BIN: &str = env!("CARGO_BIN_EXE_fanorona");
 const SELFPLAY_SBATCH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/loop/selfplay-array.sbatch");
 const EVAL_SBATCH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/eval/eval-array.sbatch");
 const TUNE_SBATCH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tune/tune-array.sbatch");
+const SOLVE_SBATCH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/solve/solve-array.sbatch");
 
 /// Longest a test waits for Slurm to run its jobs (they take seconds; the other tests' jobs
 /// share the node's CPUs).
@@ -193,6 +194,54 @@ fn a_tuning_run_on_the_cluster_is_the_run_played_here() {
     assert_eq!(tune_iterations(&dir.path().join("cluster")), tune_iterations(&dir.path().join("here")));
     // The iterations' directories, with their shards and logs, are gone once counted.
     assert!(!dir.path().join("cluster/iter-000002").exists());
+}
+
+#[test]
+fn a_proof_farmed_out_on_the_cluster_gives_the_value_solved_here() {
+    if !slurm_or_skip() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let tables = dir.path().join("tables");
+    let o = Command::new(BIN)
+        .args(["tb", "generate", "--stones", "3", "--threads", "1", "--out"])
+        .arg(&tables)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let pos = "B7B/9/9/9/W7W w";
+    let here = json(&Command::new(BIN).args(["solve", pos, "--json", "--tb"]).arg(&tables).output().unwrap());
+    let split = dir.path().join("split");
+    let o = Command::new(BIN)
+        .args(["solve", pos, "--split", "2", "--json", "--out"])
+        .arg(&split)
+        .output()
+        .unwrap();
+    let positions = json(&o)["positions"].as_u64().unwrap();
+    assert!(positions > 2, "{positions} positions two turns on");
+    let job = job_name("solve");
+    let child = command("sbatch", dir.path())
+        .args(["--wait", "--array=0-2", "--cpus-per-task=1", "--time=10"])
+        .arg(format!("--job-name={job}"))
+        .arg(SOLVE_SBATCH)
+        .arg(&split)
+        .arg("--tb")
+        .arg(&tables)
+        .spawn()
+        .unwrap();
+    let o = wait_within(child, &job, "the solve array");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let merged = json(
+        &Command::new(BIN)
+            .args(["solve", "--json", "--merge"])
+            .arg(&split)
+            .arg("--tb")
+            .arg(&tables)
+            .output()
+            .unwrap(),
+    );
+    assert_eq!(merged["proven"], positions, "every position proven by the tasks");
+    assert_eq!(merged["value"], here["value"]);
 }
 
 /// `state.json`'s pairs done and whether it is finished, if it can be read yet.

@@ -154,9 +154,8 @@ pub struct GateStage {
     pub games: u64,
     /// Search settings both sides use in the match, without `eval=`.
     pub search: String,
-    /// The match's openings, as `fanorona eval --openings` takes them (by default the
-    /// opening suite built into the program that `fanorona eval` plays: docs/BENCHMARKS.md,
-    /// "Opening suites").
+    /// The match's openings, as `fanorona eval --openings` takes them (by default
+    /// `fanorona eval`'s, `random:plies=6`).
     pub openings: String,
     /// Random opening turns of configurations written before `openings` (and of the
     /// `loop.toml` of older runs, so that they resume as they began): read as `openings =

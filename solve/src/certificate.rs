@@ -75,6 +75,13 @@ pub enum BuildError {
     TooManySuccessors(Node),
 }
 
+impl BuildError {
+    /// Never: a certificate that cannot be built is the solver's failure, not the input's.
+    pub fn is_bad_input(&self) -> bool {
+        false
+    }
+}
+
 type Map = HashMap<Node, Option<u16>, BuildHasherDefault<KeyHasher>>;
 
 /// Builds the certificate of `claim` at `root` from `search` (which solved it), searching

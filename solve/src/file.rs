@@ -202,7 +202,12 @@ pub fn read(path: &Path) -> Result<Proof, FileError> {
     let (root, tables, count) = parse_header(&r, &h)?;
     let mut sections = Vec::new();
     for _ in 0..count {
-        sections.push(read_section(&mut r, &root)?);
+        let at = r.at;
+        let section = read_section(&mut r, &root)?;
+        if sections.iter().any(|(attacker, _)| *attacker == section.0) {
+            return Err(r.bad(at, format!("a second section for {:?} as the attacker", section.0)));
+        }
+        sections.push(section);
     }
     let sum = r.crc.clone().finalize();
     let at = r.at;

@@ -24,18 +24,20 @@ pub mod certificate;
 pub mod check;
 pub mod checkpoint;
 pub mod dfpn;
+pub mod farm;
 pub mod file;
 pub mod graph;
 pub mod node;
 mod solver;
 pub mod tt;
 
-pub use certificate::{Certificate, Claim};
+pub use certificate::{BuildError, Certificate, Claim};
 pub use check::{CheckError, Proven};
 pub use dfpn::{Init, Outcome, Search};
+pub use farm::{FarmError, Frontier};
 pub use file::{FileError, Proof};
 pub use node::Node;
 pub use solver::{Checkpoints, Question, Solution, SolveError, SolveOptions, solve};
 
 // Every error type of the crate, each saying whether it is bad input.
-fanorona_core::bad_input_errors!(CheckError, FileError, SolveError,);
+fanorona_core::bad_input_errors!(BuildError, CheckError, FarmError, FileError, SolveError,);

@@ -49,10 +49,31 @@ pub struct Args {
     /// move generator and the tables (`--tb`), without the search.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["position", "proof", "nodes", "time", "checkpoint"])]
     verify: Option<PathBuf>,
+    /// Split instead of solving: write the distinct positions PLIES turns from the position to
+    /// `--out DIR` (`frontier.txt`), for `--task` to solve (on one machine or as a Slurm job
+    /// array: solve/solve-array.sbatch) and `--merge` to join.
+    #[arg(long, value_name = "PLIES", requires = "out", conflicts_with_all = ["verify", "proof", "checkpoint", "task", "merge"])]
+    split: Option<u32>,
+    /// The directory a `--split` writes.
+    #[arg(long, value_name = "DIR", requires = "split")]
+    out: Option<PathBuf>,
+    /// Solve the positions of a split (this shard's: `--shard`, or the job array's task from
+    /// SLURM_ARRAY_TASK_ID; default all) into DIR/proofs/; those proven before are skipped.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["position", "verify", "proof", "checkpoint", "merge"])]
+    task: Option<PathBuf>,
+    /// With `--task`: shard I of N (`3/8`, from 0).
+    #[arg(long, value_name = "I/N", requires = "task")]
+    shard: Option<String>,
+    /// Join a split: check every proof in DIR/proofs/ and give the position's value by
+    /// minimax over the turns split.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["position", "verify", "proof", "checkpoint", "nodes", "time"])]
+    merge: Option<PathBuf>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
 }
+
+mod farm;
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
 enum InitArg {
@@ -66,6 +87,15 @@ const MAX_MEMORY_MIB: u64 = 1 << 20;
 pub fn run(args: &Args) -> anyhow::Result<()> {
     if let Some(file) = &args.verify {
         return verify(args, file);
+    }
+    if let (Some(plies), Some(out)) = (args.split, &args.out) {
+        return farm::split(args, plies, out);
+    }
+    if let Some(dir) = &args.task {
+        return farm::task(args, dir);
+    }
+    if let Some(dir) = &args.merge {
+        return farm::merge(args, dir);
     }
     let pos = crate::cmd::parse_position(args.position.as_deref())?;
     let tb = open_tables(args)?;
