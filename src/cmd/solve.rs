@@ -128,6 +128,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         }
         None => None,
     };
+    let written = written.map(|(path, bytes)| {
+        let tables = args.tb.as_ref().map_or(String::new(), |d| format!(" --tb {}", d.display()));
+        (path, bytes, tables)
+    });
     report(&mut out, &pos, &solution, written, start.elapsed().as_secs_f64(), json)
 }
 
@@ -226,7 +230,7 @@ fn report(
     out: &mut impl Write,
     pos: &Position,
     s: &Solution,
-    written: Option<(PathBuf, u64)>,
+    written: Option<(PathBuf, u64, String)>,
     seconds: f64,
     json: bool,
 ) -> anyhow::Result<()> {
@@ -251,8 +255,8 @@ fn report(
             "line": line,
             "nodes": nodes,
             "seconds": seconds,
-            "proof": written.as_ref().map(|(p, _)| p.display().to_string()),
-            "proof_bytes": written.as_ref().map(|(_, b)| *b),
+            "proof": written.as_ref().map(|(p, _, _)| p.display().to_string()),
+            "proof_bytes": written.as_ref().map(|(_, b, _)| *b),
         });
         writeln!(out, "{obj}")?;
         return Ok(());
@@ -266,10 +270,10 @@ fn report(
         "{nodes} nodes in {seconds:.2} s ({} nodes/s)",
         crate::cmd::rate(nodes as f64 / seconds.max(1e-9))
     )?;
-    if let Some((p, bytes)) = written {
+    if let Some((p, bytes, tables)) = written {
         writeln!(
             out,
-            "proof: {} ({bytes} bytes); check it with `fanorona solve --verify {}`",
+            "proof: {} ({bytes} bytes); check it with `fanorona solve --verify {}{tables}`",
             p.display(),
             p.display()
         )?;

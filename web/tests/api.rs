@@ -206,6 +206,11 @@ fn records_are_listed_with_filters() {
     let t = fanorona_web::api::views::termination_slug(recs[0].outcome.termination);
     let v = get(addr, &format!("/api/games?file={}&termination={t}", enc(&name))).json();
     assert!(v["matched"].as_u64().unwrap() >= 1);
+    // Every ending is a filter, those of match adjudications too (none of these games has one).
+    for t in fanorona_web::api::records::terminations() {
+        let r = get(addr, &format!("/api/games?file={}&termination={t}", enc(&name)));
+        assert_eq!(r.status, 200, "termination={t}");
+    }
     for (q, status, needle) in [
         ("result=maybe", 400, "result \"maybe\""),
         ("termination=boredom", 400, "termination \"boredom\""),
@@ -483,8 +488,12 @@ fn info_lists_the_levels() {
     assert_eq!(levels[0]["spec"], "random");
     assert_eq!(v["default_level"], "Casual");
     assert_eq!(v["max_movetime_ms"], 5000);
-    // The endings the replay listing filters by (the page translates each).
-    assert_eq!(v["terminations"], json!(fanorona_web::api::records::TERMINATIONS));
+    // The endings the replay listing filters by (the page translates each): all twelve of the
+    // record format, the adjudications of matches included.
+    let keys: Vec<&str> = fanorona_web::api::records::terminations().collect();
+    assert_eq!(keys.len(), fanorona_data::Ending::ALL.len());
+    assert_eq!(v["terminations"], json!(keys));
+    assert!(keys.contains(&"draw-adjudication") && keys.contains(&"resign-adjudication"));
 }
 
 #[test]

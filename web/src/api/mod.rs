@@ -87,7 +87,7 @@ fn info(state: &State) -> Value {
         "max_quiet_plies": state.config.rules.max_quiet_plies,
         "levels": levels, "default_level": crate::levels::DEFAULT_LEVEL,
         "max_movetime_ms": bounds::MAX_MOVETIME_MS, "max_engines": state.slots.max(),
-        "max_upload": crate::http::MAX_UPLOAD, "terminations": records::TERMINATIONS,
+        "max_upload": crate::http::MAX_UPLOAD, "terminations": records::terminations().collect::<Vec<_>>(),
     })
 }
 

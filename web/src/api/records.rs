@@ -77,11 +77,11 @@ impl Filter {
         };
         let termination = req.param("termination").map(str::trim).filter(|t| !t.is_empty());
         if let Some(t) = termination
-            && !TERMINATIONS.contains(&t)
+            && !terminations().any(|k| k == t)
         {
             return Err(ApiError::bad(format!(
                 "termination {t:?} is not one of {}",
-                TERMINATIONS.join(", ")
+                terminations().collect::<Vec<_>>().join(", ")
             )));
         }
         Ok(Filter {
@@ -104,19 +104,10 @@ impl Filter {
     }
 }
 
-/// Every termination key.
-pub const TERMINATIONS: [&str; 10] = [
-    "all-captured",
-    "no-moves",
-    "repetition",
-    "no-progress",
-    "max-length",
-    "illegal-move",
-    "time-forfeit",
-    "engine-failure",
-    "adjudication",
-    "tablebase",
-];
+/// Every termination key, one per [`fanorona_data::Ending`] (from its closed list, never kept by hand).
+pub fn terminations() -> impl Iterator<Item = &'static str> {
+    fanorona_data::Ending::ALL.into_iter().map(views::termination_slug)
+}
 
 /// The file a request names, when its owner sees it.
 fn file_param<'a>(catalog: &Catalog, req: &'a Request) -> ApiResult<&'a str> {
