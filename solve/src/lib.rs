@@ -24,12 +24,15 @@ pub mod certificate;
 pub mod check;
 pub mod checkpoint;
 pub mod dfpn;
+pub mod error_rate;
 pub mod farm;
 pub mod file;
 pub mod graph;
 pub mod node;
 mod solver;
+pub mod suite;
 pub mod tt;
+pub mod turns;
 
 pub use certificate::{BuildError, Certificate, Claim};
 pub use check::{CheckError, Proven};
@@ -40,4 +43,12 @@ pub use node::Node;
 pub use solver::{Checkpoints, Question, Solution, SolveError, SolveOptions, solve};
 
 // Every error type of the crate, each saying whether it is bad input.
-fanorona_core::bad_input_errors!(BuildError, CheckError, FarmError, FileError, SolveError,);
+fanorona_core::bad_input_errors!(
+    BuildError,
+    CheckError,
+    FarmError,
+    FileError,
+    SolveError,
+    suite::SuiteError,
+    suite::BuildError,
+);

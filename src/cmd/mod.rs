@@ -21,6 +21,8 @@ pub mod selfplay;
 pub mod serve;
 pub mod show;
 pub mod solve;
+pub mod solve_errors;
+pub mod solve_suite;
 pub mod suite;
 pub mod tb;
 #[cfg(feature = "train")]
@@ -47,6 +49,18 @@ pub fn with_rate(style: indicatif::ProgressStyle) -> indicatif::ProgressStyle {
     style.with_key("rate", |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
         let _ = write!(w, "{}/s", rate(s.per_sec()));
     })
+}
+
+/// A progress bar on standard error drawn with `template` (indicatif's keys: `{bar:30}`,
+/// `{pos}/{len}`, `{msg}`, `{eta}`), `len` steps long; hidden when `quiet` or not on a terminal.
+pub fn progress_bar(quiet: bool, len: u64, template: &str) -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+    if quiet || !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let style = indicatif::ProgressStyle::with_template(template)
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
+    indicatif::ProgressBar::new(len).with_style(style.progress_chars("=> "))
 }
 
 /// A rate with 3 significant figures: `27.9`, `1234`, `0.123`.

@@ -15,8 +15,14 @@ use crate::exit::bad_input;
 /// Prove a position's value under the rules with no limit on the game's length (endless play
 /// is a draw): whether the side to move can force a win, else whether the other side can; a
 /// draw is two proofs that neither can. Writes the proof for `--verify`.
+///
+/// `fanorona solve suite` builds a suite of positions with proven values from games;
+/// `fanorona solve errors` measures engines' error rates on it.
 #[derive(Debug, clap::Args)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct Args {
+    #[command(subcommand)]
+    proven: Option<super::solve_suite::Proven>,
     /// The position (FEN-like, as `fanorona show` takes it; default: the start position).
     position: Option<String>,
     /// Endgame tables to finish lines in (a directory made by `fanorona tb generate`).
@@ -85,6 +91,9 @@ enum InitArg {
 const MAX_MEMORY_MIB: u64 = 1 << 20;
 
 pub fn run(args: &Args) -> anyhow::Result<()> {
+    if let Some(p) = &args.proven {
+        return super::solve_suite::run(p);
+    }
     if let Some(file) = &args.verify {
         return verify(args, file);
     }

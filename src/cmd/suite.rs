@@ -1,12 +1,11 @@
 //! `fanorona suite`: opening suites by analysis: build one, check one.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
 use fanorona_data::{Existing, Output};
 use fanorona_engine::PlayerSpec;
 use fanorona_eval::suite::{BuildReport, EmbeddedSuite, Suite, SuiteBuild, build_suite};
-use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::exit::bad_input;
 
@@ -111,7 +110,11 @@ fn build(a: &BuildArgs) -> anyhow::Result<()> {
         threads,
     };
     let out = Output::new(&a.out, if a.force { Existing::Replace } else { Existing::Refuse })?;
-    let bar = progress_bar(a.json || a.quiet);
+    let bar = super::progress_bar(
+        a.json || a.quiet,
+        0,
+        "{elapsed_precise} [{bar:30}] {pos}/{len} positions analysed, {msg} ({eta})",
+    );
     let report = build_suite(&cfg, &mut |p| {
         bar.set_length(p.total as u64);
         bar.set_position(p.done as u64);
@@ -200,17 +203,6 @@ fn print_build(a: &BuildArgs, cfg: &SuiteBuild, r: &BuildReport) -> anyhow::Resu
         cfg.window.1
     )?;
     Ok(())
-}
-
-fn progress_bar(quiet: bool) -> ProgressBar {
-    if quiet || !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let style = ProgressStyle::with_template(
-        "{elapsed_precise} [{bar:30}] {pos}/{len} positions analysed, {msg} ({eta})",
-    )
-    .unwrap_or_else(|_| ProgressStyle::default_bar());
-    ProgressBar::new(0).with_style(style.progress_chars("=> "))
 }
 
 fn check(a: &CheckArgs) -> anyhow::Result<()> {

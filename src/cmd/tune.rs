@@ -1,11 +1,11 @@
 //! `fanorona tune`: SPSA tuning of an engine spec's numbers by games (the `fanorona-tune`
 //! crate): the tuning file, the progress bar with the current values, the summary.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use fanorona_tune::{Event, History, TuneConfig, read_config, run_tune};
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 
 use crate::exit::bad_input;
 
@@ -59,7 +59,11 @@ pub fn run(a: &Args) -> anyhow::Result<()> {
         }
         config.concurrency = c;
     }
-    let bar = progress_bar(a.json || a.quiet, config.iterations);
+    let bar = super::progress_bar(
+        a.json || a.quiet,
+        config.iterations,
+        "{elapsed_precise} [{bar:25}] {pos}/{len} iterations ({eta}) {prefix}\n  {msg}",
+    );
     let mut lines =
         Lines { every: (config.iterations / 10).max(1), quiet: a.json || a.quiet || !bar.is_hidden() };
     let history = run_tune(&config, out, a.resume, &mut |e| show(e, &bar, &mut lines));
@@ -124,17 +128,6 @@ fn values(history: &History) -> String {
         .map(|(p, v)| format!("{} {v:.1}", p.name))
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-fn progress_bar(quiet: bool, iterations: u64) -> ProgressBar {
-    if quiet || !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let style = ProgressStyle::with_template(
-        "{elapsed_precise} [{bar:25}] {pos}/{len} iterations ({eta}) {prefix}\n  {msg}",
-    )
-    .unwrap_or_else(|_| ProgressStyle::default_bar());
-    ProgressBar::new(iterations).with_style(style.progress_chars("=> "))
 }
 
 /// The tuned spec: the engine with every number rounded.

@@ -19,6 +19,11 @@ pub const MAXIMUM: &str = "alphabeta:nodes=6000000,movetime=3000,eval=embedded";
 /// The level a game starts with.
 pub const DEFAULT_LEVEL: &str = "Casual";
 
+/// The level that probes the server's endgame tables (`fanorona serve --tb DIR`, any number of
+/// stones up to seven) when it has them: the strongest. The others keep the strength they were
+/// calibrated at.
+pub const TABLES_LEVEL: &str = "Maximum";
+
 /// `(name, description, spec, turn_ms)` of every level, weakest first. `turn_ms` is the median
 /// time of one of its turns through `POST /api/engine`, measured on the development machine
 /// by `scripts/level_times.py` (docs/BENCHMARKS.md); the page shows it with each level.
@@ -64,6 +69,21 @@ pub struct Level {
     pub spec: PlayerSpec,
     /// The median time of one of its turns on the development machine, in milliseconds.
     pub turn_ms: u32,
+}
+
+impl Level {
+    /// The level's player, probing the tables in `tb` when it is the [`TABLES_LEVEL`] (and
+    /// names no tables of its own).
+    pub fn spec_with_tables(&self, tb: Option<&std::path::Path>) -> PlayerSpec {
+        let mut spec = self.spec.clone();
+        if let (PlayerSpec::AlphaBeta(ab), Some(dir)) = (&mut spec, tb)
+            && self.name == TABLES_LEVEL
+            && ab.tb.is_none()
+        {
+            ab.tb = Some(dir.to_path_buf());
+        }
+        spec
+    }
 }
 
 /// A level name that is not one of the levels.
@@ -136,6 +156,7 @@ mod tests {
             level.spec.build(1).unwrap();
         }
         assert!(levels.iter().any(|l| l.name == DEFAULT_LEVEL));
+        assert!(levels.iter().any(|l| l.name == TABLES_LEVEL));
     }
 
     #[test]

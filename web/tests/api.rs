@@ -524,6 +524,26 @@ fn every_level_plays_a_turn() {
 }
 
 #[test]
+fn the_maximum_level_probes_the_servers_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    fanorona_tb::generate(dir.path(), fanorona_tb::GenerateOptions::new(3, 1), &|_| {}).unwrap();
+    let addr = serve(Config { tb: Some(dir.path().to_path_buf()), ..Config::default() });
+    let position = "8B/9/9/9/WW7 w";
+    let v = post(addr, "/api/engine", &json!({"level": "Maximum", "position": position})).json();
+    let tables = format!("tb={}", dir.path().display());
+    assert!(v["engine"].as_str().unwrap().contains(&tables), "{v}");
+    // The tables answered at the root: no node searched.
+    assert_eq!(v["nodes"], 0, "{v}");
+    // The calibrated levels below play without them.
+    let v = post(addr, "/api/engine", &json!({"level": "Strong", "position": position})).json();
+    assert!(!v["engine"].as_str().unwrap().contains("tb="), "{v}");
+    // Without --tb, Maximum searches.
+    let bare = serve(Config::default());
+    let v = post(bare, "/api/engine", &json!({"level": "Maximum", "position": position})).json();
+    assert!(!v["engine"].as_str().unwrap().contains("tb=") && v["nodes"].as_u64().unwrap() > 0, "{v}");
+}
+
+#[test]
 fn request_specs_cannot_reach_server_files_or_run_long() {
     let addr = serve(Config::default());
     let mut answers = Vec::new();

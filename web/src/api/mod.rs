@@ -177,7 +177,7 @@ fn engine(state: &State, req: &Request, gone: &Arc<AtomicBool>) -> ApiResult<Val
     let (level, spec) = match input::field(&body, "level")?.filter(|l| !l.trim().is_empty()) {
         Some(name) => {
             let level = crate::levels::find(&state.levels, name).map_err(|e| ApiError::bad(e.to_string()))?;
-            (Some(level.name), level.spec.clone())
+            (Some(level.name), level.spec_with_tables(state.config.tb.as_deref()))
         }
         None => (None, engine_spec(state, input::field(&body, "engine")?)?),
     };
