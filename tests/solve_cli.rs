@@ -97,6 +97,7 @@ fn bad_positions_and_options_exit_2() {
     ] {
         let o = fanorona(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stdout(&o).is_empty(), "{args:?} printed {}", stdout(&o));
         assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
     }
 }

@@ -107,6 +107,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         return farm::merge(args, dir);
     }
     let pos = crate::cmd::parse_position(args.position.as_deref())?;
+    if pos.us().is_empty() || pos.them().is_empty() {
+        return Err(bad_input("solve", fanorona_solve::SolveError::GameOver(pos)));
+    }
     let tb = open_tables(args)?;
     let opts = options(args)?;
     let json = args.json;
