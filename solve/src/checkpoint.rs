@@ -65,14 +65,7 @@ pub fn save(path: &Path, table: &Table, saved: Saved) -> Result<(), FileError> {
         out.write_all(&crc.finalize().to_le_bytes())?;
         out.flush()
     })
-    .map_err(|e| match e {
-        fanorona_io::IoError::Io { path, source } => FileError::Io { verb: "write", path, source },
-        other => FileError::Io {
-            verb: "write",
-            path: path.to_path_buf(),
-            source: std::io::Error::other(other.to_string()),
-        },
-    })
+    .map_err(|e| crate::file::write_error(path, e))
 }
 
 /// Reads the checkpoint at `path` into `table` (which must have the saved slot count) if

@@ -121,14 +121,19 @@ pub fn write(path: &Path, proof: &Proof) -> Result<(), FileError> {
         out.write_all(&sum.to_le_bytes())?;
         out.flush()
     })
-    .map_err(|e| match e {
+    .map_err(|e| write_error(path, e))
+}
+
+/// An atomic write's failure as a [`FileError`] naming the file.
+pub(crate) fn write_error(path: &Path, e: fanorona_io::IoError) -> FileError {
+    match e {
         fanorona_io::IoError::Io { path, source } => FileError::Io { verb: "write", path, source },
         other => FileError::Io {
             verb: "write",
             path: path.to_path_buf(),
             source: std::io::Error::other(other.to_string()),
         },
-    })
+    }
 }
 
 fn header(proof: &Proof) -> [u8; HEADER] {
